@@ -61,7 +61,7 @@ func assetCount(t testing.TB, code string) int {
 	t.Helper()
 	for _, a := range listAssets(t) {
 		if a.AssetCode == code {
-			return a.Count
+			return int(a.Count)
 		}
 	}
 	return -1
@@ -76,7 +76,7 @@ func purgeAsset(t testing.TB, code string) int {
 	if resp.JSON200 == nil {
 		t.Fatalf("purgeAssetReadings %s: no JSON body: %s", code, truncate(resp.Body))
 	}
-	return resp.JSON200.Purged
+	return int(resp.JSON200.Purged)
 }
 
 // newestPurgeAudit returns the details of the newest PURGE entry whose
@@ -100,7 +100,7 @@ func dataPurged(t testing.TB) int {
 	if resp.JSON200 == nil {
 		t.Fatalf("ping: no JSON body: %s", truncate(resp.Body))
 	}
-	return resp.JSON200.DataPurged
+	return int(resp.JSON200.DataPurged)
 }
 
 // ---- ingest through http_south ----
@@ -608,7 +608,7 @@ func testAssetPurgeData(t *testing.T) {
 		if c := assetCount(t, kept); c != -1 {
 			t.Errorf("%s is still listed (count %d) after purging everything", kept, c)
 		}
-		if grown := dataPurged(t) - before; grown < 12+resp.JSON200.Purged {
+		if grown := dataPurged(t) - before; grown < 12+int(resp.JSON200.Purged) {
 			t.Errorf("PURGED grew by %d, want at least %d (both purges)", grown, 12+resp.JSON200.Purged)
 		}
 	})

@@ -87,7 +87,7 @@ func testRestAPIDefaults(t *testing.T) {
 			if !ok {
 				t.Fatalf("rest_api has no item %q", tc.item)
 			}
-			if it.Type != tc.typ {
+			if it.Type != string(tc.typ) {
 				t.Errorf("type = %q, want %q", it.Type, tc.typ)
 			}
 			if it.Description == "" {
@@ -161,7 +161,7 @@ func testConfigChangeAuditReset(t *testing.T) {
 	if got.Value != "30" {
 		t.Errorf("setCategoryItem answered value %q, want 30", got.Value)
 	}
-	if got.Type != edgeclient.Integer || got.Default == nil || *got.Default != "10" {
+	if got.Type != string(edgeclient.Integer) || got.Default == nil || *got.Default != "10" {
 		t.Errorf("setCategoryItem answered %s, want the integer item with default 10", jsonString(got))
 	}
 	if v := getItem(t, key, "intItem").Value; v != "30" {
@@ -486,7 +486,7 @@ func testCreateCategory(t *testing.T) {
 				if it.Value != want {
 					t.Errorf("%s: value %q, want the default %q", where, it.Value, want)
 				}
-				if it.Type != d.Type || it.Description != d.Description {
+				if it.Type != string(d.Type) || it.Description != d.Description {
 					t.Errorf("%s: type/description %q/%q, want %q/%q", where, it.Type, it.Description, d.Type, d.Description)
 				}
 			}

@@ -103,8 +103,8 @@ func fleetChanges(t *testing.T, admin, verb string, doc any) []edgeclient.FleetC
 	for _, c := range r.Changes {
 		counts[c.Action]++
 	}
-	if counts[edgeclient.FleetActionCreate] != r.Summary.Create || counts[edgeclient.FleetActionChange] != r.Summary.Change ||
-		counts[edgeclient.FleetActionRemove] != r.Summary.Remove {
+	if counts[edgeclient.FleetActionCreate] != int(r.Summary.Create) || counts[edgeclient.FleetActionChange] != int(r.Summary.Change) ||
+		counts[edgeclient.FleetActionRemove] != int(r.Summary.Remove) {
 		t.Errorf("%sConfig: summary %+v does not count the changes %s", verb, r.Summary, jsonString(r.Changes))
 	}
 	return r.Changes

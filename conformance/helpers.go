@@ -407,7 +407,7 @@ func wantTimestamps(t testing.TB, what string, body []byte, re *regexp.Regexp, k
 // auditCount is the totalCount of entries of one source.
 func auditCount(t testing.TB, source edgeclient.AuditSource) int {
 	t.Helper()
-	return listAudit(t, edgeclient.ListAuditEntriesParams{Source: &source, Limit: ptr(1)}).TotalCount
+	return int(listAudit(t, edgeclient.ListAuditEntriesParams{Source: &source, Limit: ptr(1)}).TotalCount)
 }
 
 // configAudit returns the newest entry of source (CONCH or CONAD) whose

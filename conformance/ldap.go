@@ -123,7 +123,7 @@ func testLDAPLogin(t *testing.T) {
 
 	t.Run("authProviders has the specification's default", func(t *testing.T) {
 		it := getItem(t, "rest_api", "authProviders")
-		if it.Type != edgeclient.JSON || it.Value != defaultAuthProviders || it.Default == nil || *it.Default != defaultAuthProviders {
+		if it.Type != string(edgeclient.JSON) || it.Value != defaultAuthProviders || it.Default == nil || *it.Default != defaultAuthProviders {
 			t.Errorf("rest_api.authProviders = %+v, want type JSON, value and default %s", it, defaultAuthProviders)
 		}
 	})

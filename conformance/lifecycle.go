@@ -107,14 +107,14 @@ func testRestartPersistence(t *testing.T) {
 		var seq []edgeclient.AuditEntry // newest first
 		var at []int                    // their positions in the list
 		for i, e := range r.JSON200.Audit {
-			if e.Source == edgeclient.START || e.Source == edgeclient.FSTOP {
+			if string(e.Source) == string(edgeclient.START) || string(e.Source) == string(edgeclient.FSTOP) {
 				seq = append(seq, e)
 				at = append(at, i)
 			}
 		}
 		var sources []edgeclient.AuditSource
 		for _, e := range seq {
-			sources = append(sources, e.Source)
+			sources = append(sources, edgeclient.AuditSource(e.Source))
 		}
 		want := []edgeclient.AuditSource{edgeclient.START, edgeclient.FSTOP, edgeclient.START}
 		if jsonString(sources) != jsonString(want) {
@@ -125,7 +125,7 @@ func testRestartPersistence(t *testing.T) {
 		}
 		// The change made in the first run lies between its START and FSTOP.
 		conch := slices.IndexFunc(r.JSON200.Audit, func(e edgeclient.AuditEntry) bool {
-			return e.Source == edgeclient.CONCH && e.Details["category"] == key
+			return string(e.Source) == string(edgeclient.CONCH) && e.Details["category"] == key
 		})
 		if conch < 0 {
 			t.Errorf("no CONCH entry for %s after restart", key)

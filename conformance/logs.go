@@ -62,7 +62,7 @@ func testLogsServiceWarning(t *testing.T) {
 		t.Errorf("the warning = %+v; want source %s, level warning, a millisecond timestamp and the url among its attrs", *found, name)
 	}
 	all := listLogs(t, c, filter)
-	if all.Count < len(all.Logs) || len(all.Logs) == 0 {
+	if int(all.Count) < len(all.Logs) || len(all.Logs) == 0 {
 		t.Errorf("count %d for %d lines", all.Count, len(all.Logs))
 	}
 	for _, e := range all.Logs {

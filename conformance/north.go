@@ -163,7 +163,7 @@ func pingSent(t testing.TB, c *edgeclient.ClientWithResponses) int {
 	resp, err := c.PingWithResponse(t.Context())
 	must(t, err)
 	wantStatus(t, "ping", resp.StatusCode(), resp.Body, http.StatusOK)
-	return resp.JSON200.DataSent
+	return int(resp.JSON200.DataSent)
 }
 
 // ---- tests ----

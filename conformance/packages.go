@@ -88,7 +88,7 @@ func pkgAuditCount(t *testing.T, c *edgeclient.ClientWithResponses, source strin
 	resp, err := c.ListAuditEntriesWithResponse(t.Context(), &edgeclient.ListAuditEntriesParams{Source: &src})
 	must(t, err)
 	wantStatus(t, "listAuditEntries", resp.StatusCode(), resp.Body, http.StatusOK)
-	return resp.JSON200.TotalCount
+	return int(resp.JSON200.TotalCount)
 }
 
 // closedURL returns an http URL on the loopback interface where nothing

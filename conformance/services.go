@@ -182,7 +182,7 @@ func testSouthServiceLifecycle(t *testing.T) {
 		checkManagementPort(t, "south record", unionJSON(t, r.ManagementPort))
 		counts := map[string]int{}
 		for _, a := range r.Assets {
-			counts[a.Asset] = a.Count
+			counts[a.Asset] = int(a.Count)
 		}
 		for _, a := range assets {
 			if counts[stored(a)] != 100 {

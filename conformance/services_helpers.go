@@ -171,7 +171,7 @@ func statistics(t testing.TB, c *edgeclient.ClientWithResponses) map[string]int 
 	}
 	out := map[string]int{}
 	for _, s := range *resp.JSON200 {
-		out[s.Key] = s.Value
+		out[s.Key] = int(s.Value)
 	}
 	return out
 }
@@ -280,7 +280,7 @@ func assetCounts(t testing.TB, c *edgeclient.ClientWithResponses) (counts map[st
 	}
 	out := map[string]int{}
 	for _, a := range *resp.JSON200 {
-		out[a.AssetCode] = a.Count
+		out[a.AssetCode] = int(a.Count)
 	}
 	return out, true
 }

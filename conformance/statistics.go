@@ -72,7 +72,7 @@ func testStatisticsHistoryAndRates(t *testing.T) {
 		eventually(t, 15*time.Second, "the 7 readings in the history", func() bool {
 			sum = 0
 			for _, e := range statisticsHistory(t, c, ptr(10000)).Statistics {
-				sum += e.AdditionalProperties[asset]
+				sum += int(e.AdditionalProperties[asset])
 			}
 			return sum >= 7
 		})

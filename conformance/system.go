@@ -227,7 +227,7 @@ func sourceCount(url string, source edgeclient.AuditSource) (int, bool) {
 	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&list) != nil {
 		return 0, false
 	}
-	return list.TotalCount, true
+	return int(list.TotalCount), true
 }
 
 // lifecycleSources returns the START and FSTOP entries at c, newest first.
@@ -238,8 +238,8 @@ func lifecycleSources(t testing.TB, c *edgeclient.ClientWithResponses) []edgecli
 	wantStatus(t, "listAuditEntries", resp.StatusCode(), resp.Body, http.StatusOK)
 	var out []edgeclient.AuditSource
 	for _, e := range resp.JSON200.Audit {
-		if e.Source == edgeclient.START || e.Source == edgeclient.FSTOP {
-			out = append(out, e.Source)
+		if string(e.Source) == string(edgeclient.START) || string(e.Source) == string(edgeclient.FSTOP) {
+			out = append(out, edgeclient.AuditSource(e.Source))
 		}
 	}
 	return out

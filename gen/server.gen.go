@@ -419,24 +419,6 @@ func (e FleetChangeKind) Valid() bool {
 	}
 }
 
-// Defines values for InstalledPackageType.
-const (
-	InstalledPackageTypePlugin  InstalledPackageType = "plugin"
-	InstalledPackageTypeService InstalledPackageType = "service"
-)
-
-// Valid indicates whether the value is a known member of the InstalledPackageType enum.
-func (e InstalledPackageType) Valid() bool {
-	switch e {
-	case InstalledPackageTypePlugin:
-		return true
-	case InstalledPackageTypeService:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for LogLevel.
 const (
 	LogLevelDebug   LogLevel = "debug"
@@ -473,24 +455,6 @@ func (e NorthServiceType) Valid() bool {
 	case NorthServiceTypeService:
 		return true
 	case NorthServiceTypeTask:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for NorthTaskCreateRequestEnabled1.
-const (
-	NorthTaskCreateRequestEnabled1False NorthTaskCreateRequestEnabled1 = "false"
-	NorthTaskCreateRequestEnabled1True  NorthTaskCreateRequestEnabled1 = "true"
-)
-
-// Valid indicates whether the value is a known member of the NorthTaskCreateRequestEnabled1 enum.
-func (e NorthTaskCreateRequestEnabled1) Valid() bool {
-	switch e {
-	case NorthTaskCreateRequestEnabled1False:
-		return true
-	case NorthTaskCreateRequestEnabled1True:
 		return true
 	default:
 		return false
@@ -596,24 +560,6 @@ func (e ScheduleType) Valid() bool {
 	}
 }
 
-// Defines values for ServiceCreateRequestEnabled1.
-const (
-	ServiceCreateRequestEnabled1False ServiceCreateRequestEnabled1 = "false"
-	ServiceCreateRequestEnabled1True  ServiceCreateRequestEnabled1 = "true"
-)
-
-// Valid indicates whether the value is a known member of the ServiceCreateRequestEnabled1 enum.
-func (e ServiceCreateRequestEnabled1) Valid() bool {
-	switch e {
-	case ServiceCreateRequestEnabled1False:
-		return true
-	case ServiceCreateRequestEnabled1True:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for ServiceStatus.
 const (
 	ServiceStatusFailed       ServiceStatus = "failed"
@@ -632,6 +578,33 @@ func (e ServiceStatus) Valid() bool {
 	case ServiceStatusShutdown:
 		return true
 	case ServiceStatusUnresponsive:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ServiceStatusOrEmpty.
+const (
+	ServiceStatusOrEmptyEmpty        ServiceStatusOrEmpty = ""
+	ServiceStatusOrEmptyFailed       ServiceStatusOrEmpty = "failed"
+	ServiceStatusOrEmptyRunning      ServiceStatusOrEmpty = "running"
+	ServiceStatusOrEmptyShutdown     ServiceStatusOrEmpty = "shutdown"
+	ServiceStatusOrEmptyUnresponsive ServiceStatusOrEmpty = "unresponsive"
+)
+
+// Valid indicates whether the value is a known member of the ServiceStatusOrEmpty enum.
+func (e ServiceStatusOrEmpty) Valid() bool {
+	switch e {
+	case ServiceStatusOrEmptyEmpty:
+		return true
+	case ServiceStatusOrEmptyFailed:
+		return true
+	case ServiceStatusOrEmptyRunning:
+		return true
+	case ServiceStatusOrEmptyShutdown:
+		return true
+	case ServiceStatusOrEmptyUnresponsive:
 		return true
 	default:
 		return false
@@ -801,7 +774,7 @@ type AssetCount struct {
 	// Count Number of buffered readings.
 	//
 	// Example: 1200
-	Count int `json:"count"`
+	Count int64 `json:"count"`
 }
 
 // AssetTimespan defines model for AssetTimespan.
@@ -847,52 +820,10 @@ type AuditEntry struct {
 	// Example: INFORMATION
 	Severity AuditSeverity `json:"severity"`
 
-	// Source The source code of an audit entry:
-	// - `PURGE` data purging process (each purge run)
-	// - `LOGGN` logging process
-	// - `STRMN` streaming process
-	// - `SYPRG` system purge
-	// - `START` system startup
-	// - `FSTOP` system shutdown
-	// - `CONCH` configuration change
-	// - `CONAD` configuration addition
-	// - `SCHCH` schedule change (enable and disable included)
-	// - `SCHAD` schedule addition
-	// - `SRVRG` service registered (started)
-	// - `SRVUN` service unregistered (stopped)
-	// - `SRVFL` service failed
-	// - `NHCOM` north process complete
-	// - `NHDWN` north destination unavailable
-	// - `NHAVL` north destination available
-	// - `UPEXC` update complete
-	// - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
-	// - `NTFDL` notification deleted
-	// - `NTFAD` notification added
-	// - `NTFSN` notification sent
-	// - `NTFCL` notification cleared
-	// - `NTFST` notification server startup
-	// - `NTFSD` notification server shutdown
-	// - `PKGIN` package installation
-	// - `PKGUP` package updated
-	// - `PKGRM` package purged
-	// - `DSPST` dispatcher startup
-	// - `DSPSD` dispatcher shutdown
-	// - `ESSRT` external service startup
-	// - `ESSTP` external service shutdown
-	// - `USRAD` user added
-	// - `USRCH` user changed
-	// - `USRDL` user deleted
-	// - `ASTDP` asset tracking event deprecated
-	// - `LOGFL` failed login
-	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
-	// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
-	// - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
-	// - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
-	// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
-	//
+	// Source An audit source code as the gateway reports it: one of `AuditSource`'s codes today, but an open set. Newer gateways add codes (each named in `GET /edge/audit/logcode`), so a client must accept a code it does not know rather than fail: the schema is a string, not an enumeration, for that reason. Codes are five upper-case letters.
 	//
 	// Example: CONCH
-	Source AuditSource `json:"source"`
+	Source AuditSourceCode `json:"source"`
 
 	// Timestamp UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
 	//
@@ -912,7 +843,10 @@ type AuditEntryCreate struct {
 	// Example: warning
 	Severity string `json:"severity"`
 
-	// Source The source code of an audit entry:
+	// Source The source code of an audit entry, as a request names it (`POST
+	// /edge/audit`, the `source` filter of `GET /edge/audit`; an unknown one is
+	// 400). Responses carry codes as `AuditSourceCode`, an open set: a newer
+	// gateway may report codes not listed here. The codes this gateway knows:
 	// - `PURGE` data purging process (each purge run)
 	// - `LOGGN` logging process
 	// - `STRMN` streaming process
@@ -967,57 +901,15 @@ type AuditList struct {
 	// TotalCount Number of entries matching the filters, across all pages.
 	//
 	// Example: 1
-	TotalCount int `json:"totalCount"`
+	TotalCount int64 `json:"totalCount"`
 }
 
 // AuditLogCode An audit source code and what it stands for.
 type AuditLogCode struct {
-	// Code The source code of an audit entry:
-	// - `PURGE` data purging process (each purge run)
-	// - `LOGGN` logging process
-	// - `STRMN` streaming process
-	// - `SYPRG` system purge
-	// - `START` system startup
-	// - `FSTOP` system shutdown
-	// - `CONCH` configuration change
-	// - `CONAD` configuration addition
-	// - `SCHCH` schedule change (enable and disable included)
-	// - `SCHAD` schedule addition
-	// - `SRVRG` service registered (started)
-	// - `SRVUN` service unregistered (stopped)
-	// - `SRVFL` service failed
-	// - `NHCOM` north process complete
-	// - `NHDWN` north destination unavailable
-	// - `NHAVL` north destination available
-	// - `UPEXC` update complete
-	// - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
-	// - `NTFDL` notification deleted
-	// - `NTFAD` notification added
-	// - `NTFSN` notification sent
-	// - `NTFCL` notification cleared
-	// - `NTFST` notification server startup
-	// - `NTFSD` notification server shutdown
-	// - `PKGIN` package installation
-	// - `PKGUP` package updated
-	// - `PKGRM` package purged
-	// - `DSPST` dispatcher startup
-	// - `DSPSD` dispatcher shutdown
-	// - `ESSRT` external service startup
-	// - `ESSTP` external service shutdown
-	// - `USRAD` user added
-	// - `USRCH` user changed
-	// - `USRDL` user deleted
-	// - `ASTDP` asset tracking event deprecated
-	// - `LOGFL` failed login
-	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
-	// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
-	// - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
-	// - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
-	// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
-	//
+	// Code An audit source code as the gateway reports it: one of `AuditSource`'s codes today, but an open set. Newer gateways add codes (each named in `GET /edge/audit/logcode`), so a client must accept a code it does not know rather than fail: the schema is a string, not an enumeration, for that reason. Codes are five upper-case letters.
 	//
 	// Example: CONCH
-	Code AuditSource `json:"code"`
+	Code AuditSourceCode `json:"code"`
 
 	// Description Example: Configuration change
 	Description string `json:"description"`
@@ -1051,7 +943,10 @@ type AuditSeverityLevel struct {
 	Name AuditSeverity `json:"name"`
 }
 
-// AuditSource The source code of an audit entry:
+// AuditSource The source code of an audit entry, as a request names it (`POST
+// /edge/audit`, the `source` filter of `GET /edge/audit`; an unknown one is
+// 400). Responses carry codes as `AuditSourceCode`, an open set: a newer
+// gateway may report codes not listed here. The codes this gateway knows:
 // - `PURGE` data purging process (each purge run)
 // - `LOGGN` logging process
 // - `STRMN` streaming process
@@ -1096,6 +991,11 @@ type AuditSeverityLevel struct {
 //
 // Example: CONCH
 type AuditSource string
+
+// AuditSourceCode An audit source code as the gateway reports it: one of `AuditSource`'s codes today, but an open set. Newer gateways add codes (each named in `GET /edge/audit/logcode`), so a client must accept a code it does not know rather than fail: the schema is a string, not an enumeration, for that reason. Codes are five upper-case letters.
+//
+// Example: CONCH
+type AuditSourceCode = string
 
 // AvailablePackages defines model for AvailablePackages.
 type AvailablePackages struct {
@@ -1209,13 +1109,10 @@ type CategoryCreate struct {
 	// Example: Pump station settings
 	Description *string `json:"description,omitempty"`
 
-	// DisplayName Label for display; defaults to the key.
+	// DisplayName Label for display; defaults to the key. The gateway also accepts it spelled `display_name` (the other spelling of the gateway this API follows); giving both with different values is 400.
 	//
 	// Example: Pump station
 	DisplayName *string `json:"displayName,omitempty"`
-
-	// DisplayNameAlias The alternative spelling of `displayName`; giving both with different values is 400.
-	DisplayNameAlias *string `json:"display_name,omitempty"`
 
 	// Items Item definitions keyed by item name.
 	Items *map[string]ConfigItemDefinition `json:"items,omitempty"`
@@ -1285,6 +1182,16 @@ type CategorySummary struct {
 // Example: {"age":"48","size":"500000"}
 type CategoryValues map[string]string
 
+// CertificateLogin The JSON form of a certificate body (`POST /edge/authenticate`).
+type CertificateLogin struct {
+	// Certificate A PEM-encoded client certificate: the one the connection presents in its TLS handshake (anything else is 401).
+	//
+	// Example: -----BEGIN CERTIFICATE-----
+	// MIIBszCCAVmgAwIBAgIUX...
+	// -----END CERTIFICATE-----
+	Certificate PemCertificate `json:"certificate"`
+}
+
 // ConfigItem A configuration item. Every attribute but `options` is a string, numbers and booleans included.
 type ConfigItem struct {
 	// Default The default value.
@@ -1337,10 +1244,10 @@ type ConfigItem struct {
 	// Example: false
 	Readonly *ConfigItemReadonly `json:"readonly,omitempty"`
 
-	// Type The item's type, which drives validation and display. `JSON` values are serialized JSON; `password` values read back as `****`.
+	// Type The item's type (the values of `ConfigItemType` today). An open set in responses: a newer gateway or plugin may report a type not listed there, which a client should show as a string item.
 	//
 	// Example: integer
-	Type ConfigItemType `json:"type"`
+	Type string `json:"type"`
 
 	// Validity Condition over other items of the category under which this item is relevant.
 	//
@@ -1504,11 +1411,6 @@ type ControlWriteRequest struct {
 	Values map[string]ControlValue `json:"values"`
 }
 
-// EmptyString The empty string, which the south listing shows for the fields of a disabled service.
-//
-// Example:
-type EmptyString = string
-
 // Error The body of every error response.
 type Error struct {
 	// Message One human sentence naming the offending thing.
@@ -1589,9 +1491,9 @@ type FleetChangeKind string
 type FleetChanges struct {
 	Changes []FleetChange `json:"changes"`
 	Summary struct {
-		Change int `json:"change"`
-		Create int `json:"create"`
-		Remove int `json:"remove"`
+		Change int64 `json:"change"`
+		Create int64 `json:"create"`
+		Remove int64 `json:"remove"`
 	} `json:"summary"`
 }
 
@@ -1739,8 +1641,8 @@ type HistoryEntry struct {
 	// HistoryTs UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
 	//
 	// Example: 2024-05-01 10:15:42.123
-	HistoryTs            Timestamp      `json:"history_ts"`
-	AdditionalProperties map[string]int `json:"-"`
+	HistoryTs            Timestamp        `json:"history_ts"`
+	AdditionalProperties map[string]int64 `json:"-"`
 }
 
 // InstalledPackage defines model for InstalledPackage.
@@ -1753,15 +1655,16 @@ type InstalledPackage struct {
 	Kind *string `json:"kind,omitempty"`
 
 	// Name Example: csv_south
-	Name string               `json:"name"`
-	Type InstalledPackageType `json:"type"`
+	Name string `json:"name"`
+
+	// Type `service` or `plugin` today; an open set (a newer gateway may install other kinds of package), so a client must accept other values.
+	//
+	// Example: plugin
+	Type string `json:"type"`
 
 	// Version Example: 1.0.0
 	Version string `json:"version"`
 }
-
-// InstalledPackageType defines model for InstalledPackage.Type.
-type InstalledPackageType string
 
 // InstalledPackages defines model for InstalledPackages.
 type InstalledPackages struct {
@@ -1817,7 +1720,7 @@ type LogList struct {
 	// Count Number of lines matching the filters, across all pages.
 	//
 	// Example: 1
-	Count int        `json:"count"`
+	Count int64      `json:"count"`
 	Logs  []LogEntry `json:"logs"`
 }
 
@@ -1898,7 +1801,7 @@ type NorthService struct {
 	// Sent Readings sent since start (the statistic named after it).
 	//
 	// Example: 15000
-	Sent int `json:"sent"`
+	Sent int64 `json:"sent"`
 
 	// Status The state of a service. `running`: its plugin started (a plugin process completed its handshake and its `Start` returned) and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its plugin has not started yet (or hangs in its start), its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
 	//
@@ -1923,10 +1826,10 @@ type NorthTaskCreateRequest struct {
 	// Example: {"url":{"value":"http://central:6683/sensor-reading"}}
 	Config *map[string]ServiceConfigValue `json:"config,omitempty"`
 
-	// Enabled Whether the task's schedule is enabled; a boolean or the string "true" or "false".
+	// Enabled Whether the task's schedule is enabled. The gateway also accepts the strings "true" and "false" here, as the specification allows.
 	//
 	// Example: true
-	Enabled NorthTaskCreateRequest_Enabled `json:"enabled"`
+	Enabled bool `json:"enabled"`
 
 	// Name The task name: no control characters, no leading or trailing space, unique among services and schedules (409). Also names the task's category, schedule and statistic.
 	//
@@ -1942,19 +1845,6 @@ type NorthTaskCreateRequest struct {
 	//
 	// Example: 30
 	Repeat int64 `json:"repeat"`
-}
-
-// NorthTaskCreateRequestEnabled0 defines model for NorthTaskCreateRequest.Enabled.0.
-type NorthTaskCreateRequestEnabled0 = bool
-
-// NorthTaskCreateRequestEnabled1 defines model for NorthTaskCreateRequest.Enabled.1.
-type NorthTaskCreateRequestEnabled1 string
-
-// NorthTaskCreateRequest_Enabled Whether the task's schedule is enabled; a boolean or the string "true" or "false".
-//
-// Example: true
-type NorthTaskCreateRequest_Enabled struct {
-	union json.RawMessage
 }
 
 // Notification A notification instance.
@@ -2142,13 +2032,8 @@ type NotificationUpdate struct {
 	RuleConfig *NotificationConfigValues `json:"rule_config,omitempty"`
 }
 
-// OptionalPortOrEmpty Port of the service's own API; null when it has none, "" when the service is disabled.
-type OptionalPortOrEmpty struct {
-	union json.RawMessage
-}
-
-// OptionalPortOrEmpty0 defines model for OptionalPortOrEmpty.0.
-type OptionalPortOrEmpty0 = int
+// OptionalPortOrEmpty Port of the service's own API; null when it has none, "" when the service is disabled. On the wire: a JSON integer 1..65535, `null`, or the empty string `""`, as the specification fixes. The schema leaves the JSON type open so that every generator decodes all three (a generated client sees a JSON value); the gateway's SDKs type it as that union.
+type OptionalPortOrEmpty = interface{}
 
 // OwnUserUpdate defines model for OwnUserUpdate.
 type OwnUserUpdate struct {
@@ -2158,7 +2043,7 @@ type OwnUserUpdate struct {
 	RealName string `json:"real_name"`
 }
 
-// PackageInstallRequest A service package to install from the configured repository (`?action=install`).
+// PackageInstallRequest A service package to install from the configured repository (`?action=install` in the specification's spelling, optional).
 type PackageInstallRequest struct {
 	// AllowDowngrade Install the package again although it is installed, to move it down to the release `POST /edge/repository` pinned (`version`, when given, must be that release): 409 when no release is pinned or it is not lower than the installed version. The move is audited PKGUP WARNING with `"downgrade": true`, and the services using the plugin restart.
 	//
@@ -2235,17 +2120,17 @@ type Ping struct {
 	// DataPurged Readings purged since start (the PURGED statistic).
 	//
 	// Example: 0
-	DataPurged int `json:"dataPurged"`
+	DataPurged int64 `json:"dataPurged"`
 
 	// DataRead Readings received since start (the READINGS statistic).
 	//
 	// Example: 15220
-	DataRead int `json:"dataRead"`
+	DataRead int64 `json:"dataRead"`
 
 	// DataSent Readings sent by all north services and tasks together.
 	//
 	// Example: 15000
-	DataSent int `json:"dataSent"`
+	DataSent int64 `json:"dataSent"`
 
 	// Health `red` while storage is unavailable (API calls that need it answer 503 with `Retry-After`) or a service has failed; else `amber` while a service is unresponsive (see `ServiceStatus`: its health check fails, a north destination does not accept readings, it waits for storage, or it did not stop in time); else `green`. It follows storage and services on its own: green again once storage is back and the services recovered.
 	//
@@ -2333,22 +2218,17 @@ type PluginInfo struct {
 	Version string `json:"version"`
 }
 
-// PortOrEmpty Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
+// PortOrEmpty Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled. On the wire: a JSON integer 1..65535 (`8081`), or the empty string `""`, as the specification fixes. The schema leaves the JSON type open so that every generator decodes both (a generated client sees a JSON value: an integer or ""); the gateway's SDKs type it as that union.
 //
 // Example: 8081
-type PortOrEmpty struct {
-	union json.RawMessage
-}
-
-// PortOrEmpty0 defines model for PortOrEmpty.0.
-type PortOrEmpty0 = int
+type PortOrEmpty = interface{}
 
 // Purged defines model for Purged.
 type Purged struct {
 	// Purged Number of readings removed.
 	//
 	// Example: 1200
-	Purged int `json:"purged"`
+	Purged int64 `json:"purged"`
 }
 
 // Reading defines model for Reading.
@@ -2534,10 +2414,10 @@ type ServiceCreateRequest struct {
 	// Example: {"dataPointsPerSec":{"value":"10"}}
 	Config *map[string]ServiceConfigValue `json:"config,omitempty"`
 
-	// Enabled Whether to start the service now and at every start; a boolean or the string "true" or "false".
+	// Enabled Whether to start the service now and at every start. The gateway also accepts the strings "true" and "false" here, as the specification allows.
 	//
 	// Example: true
-	Enabled ServiceCreateRequest_Enabled `json:"enabled"`
+	Enabled bool `json:"enabled"`
 
 	// Name The service name: no control characters, no leading or trailing space, unique among services and schedules (409). Also names the service's category and schedule.
 	//
@@ -2553,19 +2433,6 @@ type ServiceCreateRequest struct {
 	//
 	// Example: south
 	Type string `json:"type"`
-}
-
-// ServiceCreateRequestEnabled0 defines model for ServiceCreateRequest.Enabled.0.
-type ServiceCreateRequestEnabled0 = bool
-
-// ServiceCreateRequestEnabled1 defines model for ServiceCreateRequest.Enabled.1.
-type ServiceCreateRequestEnabled1 string
-
-// ServiceCreateRequest_Enabled Whether to start the service now and at every start; a boolean or the string "true" or "false".
-//
-// Example: true
-type ServiceCreateRequest_Enabled struct {
-	union json.RawMessage
 }
 
 // ServiceCreated defines model for ServiceCreated.
@@ -2638,7 +2505,7 @@ type ServiceRecord struct {
 	Type string `json:"type"`
 }
 
-// ServiceRequest The body of `POST /edge/service`: a ServiceCreateRequest, or with `action=install` a PackageInstallRequest.
+// ServiceRequest The body of `POST /edge/service`: a ServiceCreateRequest (it has `type`) or a PackageInstallRequest (it has `format`, and nothing but its four fields); a body is never both.
 type ServiceRequest struct {
 	union json.RawMessage
 }
@@ -2648,17 +2515,15 @@ type ServiceRequest struct {
 // Example: running
 type ServiceStatus string
 
-// ServiceStatusOrEmpty The state of the service; "" when it is disabled.
+// ServiceStatusOrEmpty The state of the service (see `ServiceStatus`); the empty string `""` when it is disabled, as the specification fixes. On the wire: one of the strings listed, `""` included.
 //
 // Example: running
-type ServiceStatusOrEmpty struct {
-	union json.RawMessage
-}
+type ServiceStatusOrEmpty string
 
 // SetAsideCount defines model for SetAsideCount.
 type SetAsideCount struct {
 	// Count How many set-aside readings the call concerned.
-	Count   int    `json:"count"`
+	Count   int64  `json:"count"`
 	Message string `json:"message"`
 }
 
@@ -2669,7 +2534,7 @@ type SetAsideList struct {
 	// Total How many readings this north service or task has set aside, all pages together.
 	//
 	// Example: 1
-	Total int `json:"total"`
+	Total int64 `json:"total"`
 }
 
 // SetAsideReading A reading the destination of a north service or task refused for good, set aside.
@@ -2730,7 +2595,7 @@ type SouthAsset struct {
 	// Count Readings of the asset ingested: the statistic named after the asset (shared when several services ingest the same asset).
 	//
 	// Example: 1200
-	Count int `json:"count"`
+	Count int64 `json:"count"`
 }
 
 // SouthList defines model for SouthList.
@@ -2748,7 +2613,7 @@ type SouthService struct {
 	// Assets The assets this service ingested.
 	Assets []SouthAsset `json:"assets"`
 
-	// ManagementPort Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
+	// ManagementPort Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled. On the wire: a JSON integer 1..65535 (`8081`), or the empty string `""`, as the specification fixes. The schema leaves the JSON type open so that every generator decodes both (a generated client sees a JSON value: an integer or ""); the gateway's SDKs type it as that union.
 	//
 	// Example: 8081
 	ManagementPort PortOrEmpty `json:"management_port"`
@@ -2767,10 +2632,10 @@ type SouthService struct {
 	// Example: true
 	ScheduleEnabled bool `json:"schedule_enabled"`
 
-	// ServicePort Port of the service's own API; null when it has none, "" when the service is disabled.
-	ServicePort OptionalPortOrEmpty `json:"service_port"`
+	// ServicePort Port of the service's own API; null when it has none, "" when the service is disabled. On the wire: a JSON integer 1..65535, `null`, or the empty string `""`, as the specification fixes. The schema leaves the JSON type open so that every generator decodes all three (a generated client sees a JSON value); the gateway's SDKs type it as that union.
+	ServicePort *OptionalPortOrEmpty `json:"service_port"`
 
-	// Status The state of the service; "" when it is disabled.
+	// Status The state of the service (see `ServiceStatus`); the empty string `""` when it is disabled, as the specification fixes. On the wire: one of the strings listed, `""` included.
 	//
 	// Example: running
 	Status ServiceStatusOrEmpty `json:"status"`
@@ -2791,7 +2656,7 @@ type Statistic struct {
 	// Value The count.
 	//
 	// Example: 15220
-	Value int `json:"value"`
+	Value int64 `json:"value"`
 }
 
 // StatisticsHistory defines model for StatisticsHistory.
@@ -3145,7 +3010,7 @@ type GetAssetReadingsParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
 	// Seconds Return the readings of the last N seconds. Excludes `minutes`, `hours`, `limit` and `skip` (400).
@@ -3166,7 +3031,7 @@ type GetAssetReadingValuesParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
 	// Seconds Return the readings of the last N seconds. Excludes `minutes`, `hours`, `limit` and `skip` (400).
@@ -3187,7 +3052,7 @@ type GetAssetReadingSeriesParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
 	// Seconds Return the readings of the last N seconds. Excludes `minutes`, `hours`, `limit` and `skip` (400).
@@ -3214,7 +3079,7 @@ type ListAuditEntriesParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
 	// Source Only entries with this source code.
@@ -3232,7 +3097,7 @@ type ListBackupsParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 }
 
@@ -3259,7 +3124,7 @@ type ListSetAsideReadingsParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 }
 
@@ -3271,7 +3136,7 @@ type ListServicesParams struct {
 
 // CreateServiceParams defines parameters for CreateService.
 type CreateServiceParams struct {
-	// Action `install` installs a service package from the configured repository instead of creating a service.
+	// Action `install`, the specification's mark of an install. Optional: the body decides (a PackageInstallRequest installs, a ServiceCreateRequest creates); a request carrying `action` needs the admin role, as an install does.
 	Action *CreateServiceParamsAction `form:"action,omitempty" json:"action,omitempty"`
 }
 
@@ -3298,7 +3163,7 @@ type ListLogEntriesParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
 	// Source Only the lines of this service (its name), or `core` for the gateway's own.
@@ -3325,7 +3190,7 @@ type ListTasksParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 }
 
@@ -3340,7 +3205,7 @@ type ListLatestTasksParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 }
 
@@ -3382,6 +3247,9 @@ type AdminUpdateUserByIdJSONRequestBody = AdminUserUpdate
 
 // CreateAuditEntryJSONRequestBody defines body for CreateAuditEntry for application/json ContentType.
 type CreateAuditEntryJSONRequestBody = AuditEntryCreate
+
+// AuthenticateJSONRequestBody defines body for Authenticate for application/json ContentType.
+type AuthenticateJSONRequestBody = CertificateLogin
 
 // AuthenticateTextRequestBody defines body for Authenticate for text/plain ContentType.
 type AuthenticateTextRequestBody = PemCertificate
@@ -3463,7 +3331,7 @@ type ChangePasswordJSONRequestBody = PasswordChange
 
 // Getter for additional properties for HistoryEntry. Returns the specified
 // element and whether it was found
-func (a HistoryEntry) Get(fieldName string) (value int, found bool) {
+func (a HistoryEntry) Get(fieldName string) (value int64, found bool) {
 	if a.AdditionalProperties != nil {
 		value, found = a.AdditionalProperties[fieldName]
 	}
@@ -3471,9 +3339,9 @@ func (a HistoryEntry) Get(fieldName string) (value int, found bool) {
 }
 
 // Setter for additional properties for HistoryEntry
-func (a *HistoryEntry) Set(fieldName string, value int) {
+func (a *HistoryEntry) Set(fieldName string, value int64) {
 	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]int)
+		a.AdditionalProperties = make(map[string]int64)
 	}
 	a.AdditionalProperties[fieldName] = value
 }
@@ -3495,9 +3363,9 @@ func (a *HistoryEntry) UnmarshalJSON(b []byte) error {
 	}
 
 	if len(object) != 0 {
-		a.AdditionalProperties = make(map[string]int)
+		a.AdditionalProperties = make(map[string]int64)
 		for fieldName, fieldBuf := range object {
-			var fieldVal int
+			var fieldVal int64
 			err := json.Unmarshal(fieldBuf, &fieldVal)
 			if err != nil {
 				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
@@ -3743,254 +3611,6 @@ func (t *FleetValue) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-// AsNorthTaskCreateRequestEnabled0 returns the union data inside the NorthTaskCreateRequest_Enabled as a NorthTaskCreateRequestEnabled0
-func (t NorthTaskCreateRequest_Enabled) AsNorthTaskCreateRequestEnabled0() (NorthTaskCreateRequestEnabled0, error) {
-	var body NorthTaskCreateRequestEnabled0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromNorthTaskCreateRequestEnabled0 overwrites any union data inside the NorthTaskCreateRequest_Enabled as the provided NorthTaskCreateRequestEnabled0
-func (t *NorthTaskCreateRequest_Enabled) FromNorthTaskCreateRequestEnabled0(v NorthTaskCreateRequestEnabled0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeNorthTaskCreateRequestEnabled0 performs a merge with any union data inside the NorthTaskCreateRequest_Enabled, using the provided NorthTaskCreateRequestEnabled0
-func (t *NorthTaskCreateRequest_Enabled) MergeNorthTaskCreateRequestEnabled0(v NorthTaskCreateRequestEnabled0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsNorthTaskCreateRequestEnabled1 returns the union data inside the NorthTaskCreateRequest_Enabled as a NorthTaskCreateRequestEnabled1
-func (t NorthTaskCreateRequest_Enabled) AsNorthTaskCreateRequestEnabled1() (NorthTaskCreateRequestEnabled1, error) {
-	var body NorthTaskCreateRequestEnabled1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromNorthTaskCreateRequestEnabled1 overwrites any union data inside the NorthTaskCreateRequest_Enabled as the provided NorthTaskCreateRequestEnabled1
-func (t *NorthTaskCreateRequest_Enabled) FromNorthTaskCreateRequestEnabled1(v NorthTaskCreateRequestEnabled1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeNorthTaskCreateRequestEnabled1 performs a merge with any union data inside the NorthTaskCreateRequest_Enabled, using the provided NorthTaskCreateRequestEnabled1
-func (t *NorthTaskCreateRequest_Enabled) MergeNorthTaskCreateRequestEnabled1(v NorthTaskCreateRequestEnabled1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t NorthTaskCreateRequest_Enabled) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	return b, err
-}
-
-func (t *NorthTaskCreateRequest_Enabled) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
-// AsOptionalPortOrEmpty0 returns the union data inside the OptionalPortOrEmpty as a OptionalPortOrEmpty0
-func (t OptionalPortOrEmpty) AsOptionalPortOrEmpty0() (OptionalPortOrEmpty0, error) {
-	var body OptionalPortOrEmpty0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromOptionalPortOrEmpty0 overwrites any union data inside the OptionalPortOrEmpty as the provided OptionalPortOrEmpty0
-func (t *OptionalPortOrEmpty) FromOptionalPortOrEmpty0(v OptionalPortOrEmpty0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeOptionalPortOrEmpty0 performs a merge with any union data inside the OptionalPortOrEmpty, using the provided OptionalPortOrEmpty0
-func (t *OptionalPortOrEmpty) MergeOptionalPortOrEmpty0(v OptionalPortOrEmpty0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsEmptyString returns the union data inside the OptionalPortOrEmpty as a EmptyString
-func (t OptionalPortOrEmpty) AsEmptyString() (EmptyString, error) {
-	var body EmptyString
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromEmptyString overwrites any union data inside the OptionalPortOrEmpty as the provided EmptyString
-func (t *OptionalPortOrEmpty) FromEmptyString(v EmptyString) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeEmptyString performs a merge with any union data inside the OptionalPortOrEmpty, using the provided EmptyString
-func (t *OptionalPortOrEmpty) MergeEmptyString(v EmptyString) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t OptionalPortOrEmpty) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	return b, err
-}
-
-func (t *OptionalPortOrEmpty) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
-// AsPortOrEmpty0 returns the union data inside the PortOrEmpty as a PortOrEmpty0
-func (t PortOrEmpty) AsPortOrEmpty0() (PortOrEmpty0, error) {
-	var body PortOrEmpty0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromPortOrEmpty0 overwrites any union data inside the PortOrEmpty as the provided PortOrEmpty0
-func (t *PortOrEmpty) FromPortOrEmpty0(v PortOrEmpty0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergePortOrEmpty0 performs a merge with any union data inside the PortOrEmpty, using the provided PortOrEmpty0
-func (t *PortOrEmpty) MergePortOrEmpty0(v PortOrEmpty0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsEmptyString returns the union data inside the PortOrEmpty as a EmptyString
-func (t PortOrEmpty) AsEmptyString() (EmptyString, error) {
-	var body EmptyString
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromEmptyString overwrites any union data inside the PortOrEmpty as the provided EmptyString
-func (t *PortOrEmpty) FromEmptyString(v EmptyString) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeEmptyString performs a merge with any union data inside the PortOrEmpty, using the provided EmptyString
-func (t *PortOrEmpty) MergeEmptyString(v EmptyString) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t PortOrEmpty) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	return b, err
-}
-
-func (t *PortOrEmpty) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
-// AsServiceCreateRequestEnabled0 returns the union data inside the ServiceCreateRequest_Enabled as a ServiceCreateRequestEnabled0
-func (t ServiceCreateRequest_Enabled) AsServiceCreateRequestEnabled0() (ServiceCreateRequestEnabled0, error) {
-	var body ServiceCreateRequestEnabled0
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromServiceCreateRequestEnabled0 overwrites any union data inside the ServiceCreateRequest_Enabled as the provided ServiceCreateRequestEnabled0
-func (t *ServiceCreateRequest_Enabled) FromServiceCreateRequestEnabled0(v ServiceCreateRequestEnabled0) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeServiceCreateRequestEnabled0 performs a merge with any union data inside the ServiceCreateRequest_Enabled, using the provided ServiceCreateRequestEnabled0
-func (t *ServiceCreateRequest_Enabled) MergeServiceCreateRequestEnabled0(v ServiceCreateRequestEnabled0) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsServiceCreateRequestEnabled1 returns the union data inside the ServiceCreateRequest_Enabled as a ServiceCreateRequestEnabled1
-func (t ServiceCreateRequest_Enabled) AsServiceCreateRequestEnabled1() (ServiceCreateRequestEnabled1, error) {
-	var body ServiceCreateRequestEnabled1
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromServiceCreateRequestEnabled1 overwrites any union data inside the ServiceCreateRequest_Enabled as the provided ServiceCreateRequestEnabled1
-func (t *ServiceCreateRequest_Enabled) FromServiceCreateRequestEnabled1(v ServiceCreateRequestEnabled1) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeServiceCreateRequestEnabled1 performs a merge with any union data inside the ServiceCreateRequest_Enabled, using the provided ServiceCreateRequestEnabled1
-func (t *ServiceCreateRequest_Enabled) MergeServiceCreateRequestEnabled1(v ServiceCreateRequestEnabled1) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t ServiceCreateRequest_Enabled) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	return b, err
-}
-
-func (t *ServiceCreateRequest_Enabled) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
 // AsServiceCreateRequest returns the union data inside the ServiceRequest as a ServiceCreateRequest
 func (t ServiceRequest) AsServiceCreateRequest() (ServiceCreateRequest, error) {
 	var body ServiceCreateRequest
@@ -4049,68 +3669,6 @@ func (t ServiceRequest) MarshalJSON() ([]byte, error) {
 }
 
 func (t *ServiceRequest) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
-// AsServiceStatus returns the union data inside the ServiceStatusOrEmpty as a ServiceStatus
-func (t ServiceStatusOrEmpty) AsServiceStatus() (ServiceStatus, error) {
-	var body ServiceStatus
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromServiceStatus overwrites any union data inside the ServiceStatusOrEmpty as the provided ServiceStatus
-func (t *ServiceStatusOrEmpty) FromServiceStatus(v ServiceStatus) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeServiceStatus performs a merge with any union data inside the ServiceStatusOrEmpty, using the provided ServiceStatus
-func (t *ServiceStatusOrEmpty) MergeServiceStatus(v ServiceStatus) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsEmptyString returns the union data inside the ServiceStatusOrEmpty as a EmptyString
-func (t ServiceStatusOrEmpty) AsEmptyString() (EmptyString, error) {
-	var body EmptyString
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromEmptyString overwrites any union data inside the ServiceStatusOrEmpty as the provided EmptyString
-func (t *ServiceStatusOrEmpty) FromEmptyString(v EmptyString) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeEmptyString performs a merge with any union data inside the ServiceStatusOrEmpty, using the provided EmptyString
-func (t *ServiceStatusOrEmpty) MergeEmptyString(v EmptyString) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t ServiceStatusOrEmpty) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	return b, err
-}
-
-func (t *ServiceStatusOrEmpty) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -10598,7 +10156,8 @@ func (response ListAuditSeverities503JSONResponse) VisitListAuditSeveritiesRespo
 }
 
 type AuthenticateRequestObject struct {
-	Body *AuthenticateTextRequestBody
+	JSONBody *AuthenticateJSONRequestBody
+	TextBody *AuthenticateTextRequestBody
 }
 
 type AuthenticateResponseObject interface {
@@ -21236,14 +20795,28 @@ func (sh *strictHandler) ListAuditSeverities(w http.ResponseWriter, r *http.Requ
 func (sh *strictHandler) Authenticate(w http.ResponseWriter, r *http.Request) {
 	var request AuthenticateRequestObject
 
-	data, err := io.ReadAll(r.Body)
-	if err != nil {
-		sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't read body: %w", err))
-		return
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+
+		var body AuthenticateJSONRequestBody
+		if err := runtime.BindJSONBody(r, &body); err != nil {
+			if !errors.Is(err, io.EOF) {
+				sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't decode JSON body: %w", err))
+				return
+			}
+		} else {
+			request.JSONBody = &body
+		}
 	}
-	if len(data) > 0 {
-		body := AuthenticateTextRequestBody(data)
-		request.Body = &body
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "text/plain") {
+		data, err := io.ReadAll(r.Body)
+		if err != nil {
+			sh.options.RequestErrorHandlerFunc(w, r, fmt.Errorf("can't read body: %w", err))
+			return
+		}
+		if len(data) > 0 {
+			body := AuthenticateTextRequestBody(data)
+			request.TextBody = &body
+		}
 	}
 
 	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
@@ -23743,737 +23316,758 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L37chs5ljf4Koj8ZsJUf0ma1MV2SdExIcuyS9O2rNGlqrtL/pwgEyQxSibYCaRoltsR89dG7L8b+wr7",
-	"/b3PsI8yT7KBcwAk8saLLFdVz1RHdKjMzMT14Nxwzu98DkZiNhcpS5UMDj8Hc5rRGVMsg38dS8nUiYiZ",
-	"/kfM5Cjjc8VFGhwG11NGqH5MRiJmIZmzbMRS1WWp/ndMOhF9OowIl0SyVBEqSUT/eff1MNrpkWNFZkIq",
-	"sntwQEZTmtGR7jAkaspIwmdcEXbPsiXh6YRJReZUTQmdzxPOJFFCkA5NyVSp+UcpcjUlGftbrt+biiTm",
-	"6YRQkoh0wjIYmR7Bfr9PUjrTz3QXLGEzlqqdkEhhepJKZCy2E6IpGTL9BYvJlGWsRy4Z1U1L++KC6yGV",
-	"+hkuCU2JSGKWkQlVbEGXhGZ6QlKxWD/W/wUrKglNY5KxmbjHJ/M8m7DjJHHd6Od6qPCAKCrvekEYsE90",
-	"Nk9YcBhInuZS8DgIA653Qy9REAZ6yMFhoMcThIFeF56xODhUWc7CQI6mbEb1Vs7op7csnahpcLh7cBAG",
-	"M57afw/CQC3n0IfKeDoJvnwJg5d0dJfPz+JmMhjC0yeS8LjXPCB84yOMt31UY5HNqAoOA56qZ/sBDIvP",
-	"8pk/KJ4qNmEZjOqEKjYR2fIcOmka2ci8Qe7YsryAGZPqI53z5vHCn8dcwJMpTVOWtI80ZgkHShzhm08k",
-	"0F/tXFXIYCZbKABb+bjNRAb9/vqJvOaJYln7PMbwnPBUKpqO2IbTGNGEDZpngg0+/kS+FznyuPIcLpnK",
-	"sxTOXmYPoxgjZ6JSkXMy1R/2yOmnUZLHTJJIspFIYxmFJJrxNFcM/hP4WAQHOZJ3fB6Rzn6/v+MOyN9y",
-	"li2LaUKrQWlCq4n/TLFZ+zZwxWaw8sCpOE7Inoby4mtGeiEy1bz8uqHV675mnd/qdagP8h39pGdH0nw2",
-	"ZJleYpaqDBk8yWAT2pYKVra0VDEb0zxRweGu3nhsGcjAEMKqdXyHW/YQSjC73UILsKMPoATT6ja0cC4y",
-	"NW0nBqADMSaUpPpFIll2z0eMiMz8oOXLVhK8REBKdEeJyFtkEfTw+Mf3XCg+5iOqp7li5t5bW/Ikcc+y",
-	"KaOqbVZFw48/uYskn/AV05rDczehQyBKu6uw22OREUpQPXLbjJ+hmtXMp813+LCmcbDmtcBmN1iFdbPO",
-	"2D0XecNRvJrysZIwbsWBp6WxWBCeKoFaEpUKF8E8YWmsX+eSzGi6JHnKtc41ESExrFD/oo9EE/PWC+ZO",
-	"r0jh6CymfDTVR8FOD84wEWrKsgWXbKfnmvrjXv827/d3n83NfP442O1HZMLvmSR7fWJe063GVFGymArJ",
-	"SMoWWoXVTHCp+xnsem8mcY/8yNVU5IpEttmIdESGimh/h1A79SmVJBUkn89ZRoYiT2NQc7NCgaWzOYuJ",
-	"TPhkqpIloVNGY8vZjOL6RJJRIkZ3oMDyFLhb3Maw7ICaOVa/kWMZRfdPbFnf7WOtrdkB2XE/If969f6c",
-	"iOG/s5HaRhc2DXwVZV6NpizOE9amAEvz3CjAxdB2B8+fseGzF93ne/297mDAnndfjMbPu/RZv/+Mxnvx",
-	"kPabh22b3FhnznN4s2HwSEUPEXCGAH0B52k4DxVwptVtBNwV8rZ2jugzv4dLsnYeZ9p/fFZ/xdSx5DE7",
-	"a9qhU+QGyCwkU12qX3W7dUQyNmdUGR5oDHfg4VKbtTTpkeMhTHnGaCqNrStSVpr2T4PdcLD3Qf8yT8DW",
-	"x0k17R3QWDFbrR3KrU030NHO8FOjpJlXaJbRpX5BqiXsiG5X//vqjs/r63PepDxqCgxhEeZ0ok1+YJGG",
-	"SFtpUrffqFL6GmQzL7um8q6NM2jNqsYVno2f0136bNB9EfeH3f3Rs73ud/F3rHswjJ/T5+Nd1h+1GENf",
-	"zQz0WPUp+jeYfm3I79NkCWOWuGogQnXfbetmzkMxhGKW4LoI1p8APaQrRdUGYwLhzUGGKRaSGVWaS5IR",
-	"lazLU8lSyRW/Z8mSdKKR0ONQLDKvSRKd2J92jggl9zTJGVFTqjRjSAXuFTRtfEatxKLfaZm17bZx9W8k",
-	"y9ooJZdaHStTym4jEeg314mFlfz0i/5SzkUq0e55SeM3KPf1v0YiVSwFkw18bqjkPv13qYfqTfVzMGNS",
-	"0gnsNR3d0YnmTHMhuRLZkmRsnEsWHxr54n7nacw+4YorIvkkRQ8YJSrLwVF2x5ADuLn8U8bGwWHwP54W",
-	"nsqn+FQ+Pc0yYabUoCbXRzWmPGGx1vAWVNoxHumxTIFVUAkOmAmLe0Q3YaYIZ0ASAaSI8lKKNCSp5qjw",
-	"S8rUQmR3TyQRi5QwPSzSAeKaCORLlXVIxGTnkESqeZxckjzNGB1N6TBhWsi2vKj14ZiIXK14x0zTjAB9",
-	"pXC8NSHnkpxrPTcj0YpdjMhYJIlYmM1KSZ6avRMZyVO7d/o3qvKMhfod9mkOqjJueSdqpAStr5oXox0C",
-	"5kcmkmRIR3dtn3Bp3KxqSlPQ0OloxObgZWVjkTEt18FrGV/idB9K18CSPNGKzulZLhUZMj1Fc6jIkKkF",
-	"YykZgBYEQu2RiNhuGNgyiebwuOg8vacJj49gV8tkqn8R4zFLwRs+5iyJQ28SIiNZnjBcolx+9aEfyXvj",
-	"iOeSDJnuE8zKJGHxIy2CBE+WyO50FzTRCtCSZHma8nQSGqLRfBv3xyixZzgINP6dJxhsOKrlhlaftH6V",
-	"UDB2v4TBiUjHCR89mFyOfdeKMwrwHkHrlm7o7BOXSj4yhYzM6J3sZmSUZ5lW/1CqdeIcJ2L1ZDucmM0z",
-	"pn/XtqKZgVtdEIuaWZtfduxSqUwk/5aznL3Ok+ShS2a7uw3myWhwGwA/GDzTk9Ht28lJsqBc8XRySPSW",
-	"0QnlKW7cY1GYGYddEj0MvYIxl3PQH7InkkR/09NFbSZqHWJZnID6bdh/zHQfPXIJdEfHygiPCb9nqecK",
-	"tXZXEAbaODeXcfBV91h/1eAiMb4CbBTdFT6/n9GlZllo/+jVKykag4frEl/C4LXIhjyOWfpQIgAVj8Yz",
-	"noIaJGG0c5Zpbocan5izDBp6pO0eae6UATfJ1ZSlCo5FTIa5IlxJLYIYibXk1pRPtejDgegP4QCcpYpl",
-	"KU2wmwdO3DYC5Mcyqzc4nh+T/fFgtDt8zr6j/XifHRzsPMICHBOwbawvzPh8jgyJKsoTaRw/zrGoZZ+Y",
-	"kDyNDclaBfKJLCRUDAtzLtRrkafxQ9fkXBTMGlmnuat7pK2ncZwxKbFdkWcjb6OBL8MsLugyETS+FuIt",
-	"1XbMAydj9A8yFMD1R4zFkgz6+y8Onj8jw6Vijy0Eyh2Rd/wlTMc4UG5Sek95onXKBzNsJTIt9UFDda0d",
-	"+ZQEcpWDvgyHSSzS8BuxbdvjiKZgT2hSNXddSUJSsSBDNqK5ZDCQ5rFrPZ2BL3ZIpSN3LkmsVXnQb50m",
-	"HlqhAJrIOE8S/YK2KkAykvO6IWHVDOTMkcfFo8LBdslGAkMegCOJGVV8REQ6Ym7QNJULzRthEY/IXHcz",
-	"YzRdTHlSPN3t943DY8poosVUhp7brxEk1ExBs2WZjzRxlcTHwVeJj2sh3tF0aY6KfLDyNRqJXEs3kCNc",
-	"kkSM7lgMniBk3QkH6Yfn30wQPWj6NbQMEzHhqbR7xlPyzPnhH0v0lIdRDFTkTnWldi4bjHG9GkHeqynL",
-	"HOND5g5ybTxmI/Uw+shTxRMcrJmJpg53ykv08az/VQRyk2ohLTL+M3uwVLmRWtDOQDOfUykXIotJLGAZ",
-	"wEH0CLt7krFYqxI0kbobJe5YCms941Lq41qYbcCUb1KZz+ciUyx+x2JOr2HyD5ufZwQo0DiXc61U+99/",
-	"miW3gfO82J6PtE4Yk1pHjy+Wnsjy6PRIGAfShLudVGRgzCsK6ybx1w4FD3ZIFPukns4TylPw7s6sd1/b",
-	"I26wGLU2GjEp3zE1FQ3Otu9BlTMON02zWrHRHDWi6TIiHUcdIiMjlpl7XrYTkmi+iEsvpMlS/6zfikjH",
-	"e9k9SmI69z8ZTRmc9SH6kd6+Or4gMc/YCNwbYlyoPpF+Fh1pfjs1WrEmpVGGrAC9/jwjY55JhSwhtGFj",
-	"PEMFFn020vxU9DPJRD6Xug0t1/BjvApJ9Tn8KaDpMgiD+SIOwkBPKwgDPZPgg+/GxpcqXs4wONb8Vx+3",
-	"m3lMFZApjWOuV58mF5nW5BVnMjgc00Sy2hkCoQkOMwrTPtLDTBiVCogDvBk9ck3vbDQf8nucbyZm8FsE",
-	"P0bGqeqcuTOe+gMYhMHc++fngALhfJw5yllF9yUqqxK/7xI+55OpInLKx8rYMSJrWriMUROwVfr8giry",
-	"ftVnAm8JmwMg2AKXpjPAhQrJLqxKSPbIPWeLkOyD6tPFfxxYqxZc5KjB2Nt0PDJPtEkrJRepLPH4PS/y",
-	"5mBt1I35Ca9zG6jmR66m6Cl/GO24A44WxHBJIuM2j5oIigyZ5DGThKtHoq3d32nrV6Gt0F2PtN+yKGF6",
-	"r162rCHaQoX5yfXyoYmWMWo6RxFeIYNNI6pbYxxqmzSyPbVdjg7z8ZhlYPDixXHZ97PbX3/H6U+9mILt",
-	"u3URrvmMyTlN6+uA8S7rzoEJE4FmFJ2BC0Ak8YO+rMzCNBPakaydA1zGt2zox9Gj7uivvjjepMLNViqP",
-	"uXIrVL3AZSauyVo3+mWiMsoTvSbl9TQOqHbWj+ZDuYvXGWNd8BZ6UUIE3xm6sP97lqoj6wlls7kqR8J+",
-	"DqzyVYkPV2xWjpNN2eIHmuR6CV70X+ziGnm/DIImEQcxGVwt1zJ/vTxX9mX9IXipNvsMX9Xdu81d8107",
-	"FRRNuDF4swjdVq0miBPQWLcU5cepb5F0YzbmqdZ6gXKAmMoeJ0iqsPGBMOZfgbKiz18icDekIgUvPy5l",
-	"SMxdgpyzkYsafSLRV4dXdlxVSLGw7C7y2Zzskbm2sfOMEToU4OPKmJyKJF5LahXz/ebk5PTqKiSvj8/e",
-	"3lyehuTH48vzs/M32tw5O3/9/vLd8fXZ+3OIlKTpEoIrjmzaC0YV6p965Dhdoq+LJdKPmChY3IJmKYbe",
-	"1TjcA0i6QpwPIsi3XKqmgMM5nWCEtKMvzmRogzLBxKrTE7xcioJaOxfkkF/q8U5KKJqcrBPkNsoJHBaW",
-	"+DBYV4aEjjIhJaFJAvOR1RueLUS8N5zQzLN9TcWkWZ/RZxjW03jZIUtKW6gLiLmBW0mt/Y1FVl9cK1C3",
-	"4HitSvKJSMd8kmfmJhhUv8b4HH8JjPDzG123BLJFA6gugqxPNykWcXNqsitfo6fKVGzjreM3woavmYF7",
-	"q3H8Vx7P2XwO9qu37J4lm8zEdbNuNsu2SFF8Csc99SVKSGiyoEvpcTnNBF2olO8gMWw0CAPDR4MwMIw0",
-	"CAOPj5ZdJv6DJtdJfUVWnCo7EX2kuJIYHFPfGvi5VRCQvhMFZFAIg93QFwZkv8RL9pvMLmtcbqHZVDYX",
-	"B2paat9dJzka9tZjNLXtPbxNuyS6uLl8cxph5P08zyBAdJ4JbW6TDnjDMOUyy9Md+ODt+zdvziOSiIn/",
-	"Ljy6ur58dx4RqTKGyaWlh3+5uHwTEbmUis2wUfPR8eW1+10qmql8Dk9eX12/vyieTHMVi0UKj07en598",
-	"DxEHNUZmnx+/qj63Sg52e/K9bsEFpRjzu8NSuALTNBRzCf9t4/137Ie6afdhudXLH2CSNmaETbhUYGp2",
-	"YGaukcsfbs6L9/K0/KaYz703X78t3sQbD3hy/v3J+3eRTWUxW2bDLc0br348t29om4WnuBLeZZ958fiH",
-	"t00vll+7uTj980lEcvBIlbt6+Sd4hHmt7hHp2KO0mLJUizgc/5G9Vj8kEY+jkESS/8ww0QRDCfVv1jqP",
-	"cCXOr1+/gkF6KUwx093E9rnemNJzGsfF06vzylPJUmUfnlSbHiWMZt7H17WP4VrUJ1j92quW13zqvfjT",
-	"m7PzyEUmci8uyz6/uSie43rH9tHlu+IRHCN88urqQo+xiM8pDU0/fVV+6o/o9OpKH0L2yQu/4HDXWjRx",
-	"enV1fdH0jt/QzdWl3gRwKxWLf3N1qQ8b/Gpuge3vekvhd38rj6+uX11ExlWgMjoCByRYFV5slmVH+nz4",
-	"N4GGpC9P/7WJpG3wp0vx0AbKRAiMHMQUdd0tphZ0CkLVbLhEloTHMiwTrKYoQ64n129/vCyCohYZV2Cl",
-	"iHwyrURS+b1gII5uzRu0/qftHsK0pekuT5TJz4JImeiIlA6cnau5krc85eWfLjWpaJNeZCYT0pxccz/F",
-	"4moAA1CC9EeKB9fcvxyrhhOr+zlp7sdyiNBc3CCleXe39qKs4CBwiW8Wu8JP3IpreWFX3IVIPcaqu8b0",
-	"PwpMiIdvg6c7gQgOwgAkaxAGIEb1Xy0x4d/Hl9das9LyMAgDEH749/iVfq5FGf7Ff2shhH9vzvHv67dB",
-	"GIDAgL+vfjyHv8c/6N+BrQdhADxc/64ZLf6F9oB14t8T8/vVtfmrnwM7w783F/j3UvcDHMn81e8Bk8G/",
-	"1/o94BX4F8YP3CAIAzj9uB5m3Jen/6rnq08U/oV1ADI2f0/KeqVdorpGaQXaBXJQWXdgJjy9azA6Tc4w",
-	"ZIOJSZGO58ViK5bREVBcJ3pzek2esnjCnhpe/TQRk6efNT19qaZZ7T4bDHb3uoP97t6g2z/oDrpO7vYS",
-	"0ewvQOYrmwcK+VFWrGgVxvJqM5ayKfxTKXtX23jujOhVdbZLbRArTRM3whBXtFGBdbsBKbP/qJsxL0a/",
-	"wV6YZOWWrXDB41+x9HY8K1YeAUwq0RN4PR3s9nf39cz7AzLoHw4ODvd3e4PdvSAMeAx3T5bNO1+l1t6C",
-	"w/0Xu4O9MMAkCjiE7y7enl6fvoI1KrsejQd0Qz8s9rwGauUIEgMhlAeyUDKmma5e3loyXt1aK6ZU7eXH",
-	"KYOQDI54Oui5rN0gkU708vjkTzcXPWMtXDotwYqqBZVkRmMG9GZGMBQiYTQ1IzDxLNX+l77iDCk3WmWJ",
-	"tIg5fRX1GtkDbEi1qZdLxVxKqxHEY56wI9I34Usc8iqscN5w7eyGr95OpLgrfLdm6saa7ZgsMnzFTMLb",
-	"mnY6fiVSVqFlQ6qF2xjfJHtW0awTJdLYBhN2jX5e4zODadm324dvvbDl4eAGyY3dR+ZIr2MOttn24Vyh",
-	"pdqwoPsNC7pPjGUbeEf/8uYcXD/fYo0fj+Acpa3foivXZflIRWamkUn00Qf8iESO9UUkFqk2I8QiTQSN",
-	"MWYWNWL93ztH7iATlsYOScukzB2R6Oz8+vTy8uYCGitd8aCbgGC8q2EwJifFd83ZvQg9hoxuOvgPr31v",
-	"/sVi+/NvufJt8ahdo1qvcvlE2py3ATHDCckuceMJyR7BAYVkn3gj8nnllr611du/zrXmf73qeBZ0scUZ",
-	"9Rdzs+Nqumka6Ym7o227xls9JLwMOFNsFjRGLMK80Haz18EhuWNLjCJyuEqV6zovi4RbqWYSyAMxxzEG",
-	"tUvOizNyQpOEHJe/Ro00oQbYLKg9xhalXq8ZTWOqVUD3M030uoksZllwGBwUBKUPiM2iCYN7c13tPvoS",
-	"FlfcpfHDhXZ17Po1CNKDzEvy/fX1hbZEUwY6qCQN04B3zA26Hd5und6LoeFN+pcVRHAy5UmcsbT5MN6x",
-	"ZWUnn0gyMp+EREL8a8PVk9eop6n66YT6GxPSCRLbxQoYK+ArlFnX+4cN5n0cbxsj56+LhwlmsBOoUnQ0",
-	"JbRYpo2XZ57P5qVpbwWRB48tJMSjrJCLOqje9boIWyVMNC0RGZmxDFyTSvSIHgeBkAOOxDyjS60kwnVQ",
-	"BBOMMJbbuKci0hkKLcYyLxWZprH+aMhTrcdSxFfiKYE38bp8p0fep5gpzaXS8vSOLSGuDrkQtBfHLA6L",
-	"N/DJHWNzE9ZrczwRzwClown4dVOAjBd0q4bmvki3kgpls1MVrQbDVM57PpuDdEMnr1KgoobBHVsC1gME",
-	"iZiD+xnOcnZPkzIjGfQb2EiSYMIwfqAXqMCHaUIuqMZ0lO58q6aEcba5LbcXJBUztHV2NSotcbRqf2/p",
-	"kCVgrJjXjoiZvItJreFQ+j2v6NDFbjZczibgoFb8HiJMcD3FmETeWKMjMuH3+gFQH+hcMQebzlKO9EI4",
-	"yqMIg0/diega9IlXRavHCaeQFePO/NcJ5FeOXuuiuXYmm0VyjR/csZZ74Dzlf8uZDzVlqeSIDPR2VcFp",
-	"U+FcreWfFRkmNL0jHbBVF1Ou9EbQEXOnvLTj5qxsyR7d0fpVlxhT5VopDlnjTsNGVFi43pX13LsNbQtj",
-	"kdyhRic6rTLzpgCw3zKzaKSSWpsPoOfNGn4kAlulVNfpKcQEFOBHXMmyLKvIo28jUwptc9Bv0jUbCLfc",
-	"n21gFTk3W1SF6rWxPWUbvMpnM7qBNeV1sWp8FzRjTZFnCKIDO1JSo49IlOZJEhm4yEyIhvC4uWuUJsn7",
-	"cXD405Zz+xAGuhdMVsbYzNWbY3pcNVPb+Cq9sIKWC7Dd34yZXJ5eXZPji7PH5h+QT9PW8FczEc/iWe0R",
-	"rJ+XVbsDIdQrFYn6GpUvINjCajNiXJjyImUrjfkjZEOoQXNJKMEOSEeyjNOE/8xijP9Fgof/1F/vVN0A",
-	"4Cncf2G9uYfBQd9iAdWTz+rrULDRJgItRffo7nvkFJLGqVIZH+aKAX5FZNwDkT+V0OQFI7S88cPLErZn",
-	"lb4Ni21GK0cEiTqftt6C1RtVa5N9Uu20vJGv4VFPj++qqDWcGDWtDdIanyPHNHQEm1VZpqamC29OrfXb",
-	"QLPA2wDvV/TRRHLVtinooH5Kg3GF6i+CMABHQPnC2DxpGIBJs6ovWAa1GKhBAcPOEVQ6n7GMjxom+ezg",
-	"YO8gaDb2m7u5mtEk2bqfRoJzTrJmo8lrXppgwcjzkEX1btqdbZu6epzfqzokY1QReBz6wGIeA6LFaa5c",
-	"4YI7SmmlPDgM/tdP/e53H/7nP7WkAcbaStmcvAywxtBGDMal6JLji7PN6A1/CtsWaFPtEjLkUVnlcWOI",
-	"74lIUXIQcc8yBGguBEFJJCOYjYVK4hLlAeCDJeyephWYYYyU/F6pOfnjH8ktTuk2WKlLN6A/+Bquizgu",
-	"BI4TLRKuX0lFAIUFeAG+pHcU7jYB1fYPf/jDH6KdI+QEuJUWiwrAb9UmvLoiwsvKLry7UudtsjXbhIh1",
-	"T6F2WZNvkINi7ToTIXUEhgISpwnSslBdKJS+RpSFhhyGbCQskh6MkSZNsm7Qf3RJt4Hp8jgi7syaU48r",
-	"4X5pkfaNJdjes37/H12A/crSafBblU7/cLJoaz69mj9buJlmd80TCSgtliPGGdQvgMmaWHNMGQDOQiIt",
-	"nCJLjRhTXBJcRySyksu91iC7/P2ywUKh56wZJwJKcjjXdPlSU/cUhMHZxf0+/nkWhMHN5Vv/vq6klxQt",
-	"16gBF+qH1W6x5uRVuMJBCkWDscF0q0mpFUpDm7KwlXVqU5VXU9FKwa4ykbwqAoYbg8cyhvP1oTEBA/mQ",
-	"ROZ2NEI3MmLG2lBNDD3eCUkEYfDmHRPfUXkX68JBqTcImTffQkTyMBM0HlGpW0C8++Y2IDZRCRILwlUJ",
-	"/Mbe4YaYBh+EgWuzkW2YhXlvQ6Y9zOGVRFPzJ/nruoYHVXfCCxJpxzbV1KFndFRUMcnThElJ3ARr3Dvh",
-	"KVTmWnM9UeBzljIvLxku4Jqvy0UHH+iA1kuCp7XmFrpw2MdwifGf/8f/1ehhBjALLQD7a/3A/m75s19x",
-	"cC4hbr4FQKK+ca/1bqWGwL3uEIEQf15kXCm8o6+tKbO4pFX4NmWFKFgEfpoV6YC+7YgBgi+PiiI3BbCi",
-	"fl/u9FZEaldqASSj9YaGFzuxeg0b4qaz4sFmjvTSnqxzo9vWV4zsh2bufWzLDAjMiNFLJlJm3OEuLjAW",
-	"+TDx7GP01QVfws/1yNmaHvehGMWPuo//UvzHUM4mt6PfiHm8oorOBU/VauYhmYK3gsPdQe9gE3/vSpZi",
-	"ZtREcafaJrrCuTeuN1r/1u9bYEGjAExMIImcioU06JgGBstES5lE0NhuXHlHynfX/YbdOG1mPRC/LmK4",
-	"WkDJjHDHNsG6rhJ5QbF1SJlpPqOY08hSrPxjEREK7HtwfZSH3w4vvI4/rYqaxbKYeG296fmrgTKXS7IV",
-	"8Un1hTFFMVGt/Ir7kjPft+GsEq8oHDDTsP3m1umiFtgQwD8lgmgbMyLLk8qt1+cAfgsOg58+3waxPWC3",
-	"wSG5DRSbzf9wG4TgYhspkemf+72B/kGMx5LBe939/pcPjdgn7XyoUuzusD2kgyQYhA8wnhmi+2JMxxGh",
-	"iRQOtUV6YQgmDX/OMoklfyHJHERq40FyVU9X14zybef/dXv7qd/v3t5+2u3f3n56Pv7Q+ZdD79fBGH/9",
-	"Q8ObO//yT+3JPCuLueIrDYPfoLqPf4BMsSDTY/sxOjP71CROK4ekfjTqIHdunR8+99Kx0AaFbF6NWg8A",
-	"3LlSKkpTAHDO50wr28bv63foh6r6txEiHuZy8BWxpuUNsaNdvzHN8QwGiGZjHayy2esGa5tvHF7CmFof",
-	"Gd7CeCuwCvZAi7HmBGabQksQAO9UpA/2yHtbFAg9O6bcN8D+0pRCJaHIi6qKSAdTe71RmNp5fsDeDkmY",
-	"AgyspXWAUy901cuLSOjoTh4RyVhcREVx44VhnxDlF0JsRA5BCbNGD7kd30OVKNiCeohZbasq3vF1Pu3a",
-	"881ISw/GRBN4ImEj9oQdtFMZwgc1qiTohDwkUNQzYRYtzGL2gq4DNd+hZk2BPmqdl50I/g0X96w36ZEI",
-	"L50g89wyCMjBFlgUCsbaoxP4B5JxT294pOlhlDElQc3z7oYaYKxGzm43DhAcbxAGDioJh133foTBp67+",
-	"qntPAV0bUhJgmY6h1RPbkv+bbdT77dK0/yUMYAUad36ciVnjgzuO1Sbc+C0jCD1fDh7fIKwm/5pK6aac",
-	"W5wDH9eMcJvZ/omn8UnRq/vtynXvfnptx+F+OS8PqGjQjaxorxii++0GxrpS8UE6tDV+O9QrMs8lifwV",
-	"eWoeRc3WvRLrz5EhKLMvK5KOvPPUIiNHBtEXzJJ5QqEcA0VswCVA1Lk7CQt8jcD5wyXBYTTlL7gON+cl",
-	"hmgb7kxkEVHW1I+3XF5C18hlJzSl5sJZaHhWDe5bf0xbTE27BMXoV25PijhU28E3sk8qoyRmCQdTz5CV",
-	"LUPuCdAG6Ddr1Xw9i/d1vK9WTnWPr8Qon9m4xm2UDK+ycknd6EjGiJexj0+fouCOdnrkOCUIga9Zuk3m",
-	"wLIFoF4c6aOBUCwgUjheW6MEUpk2+bWRr00TfSAb1nv7ONSyvtVwKrbWBXWDhjU2NOcTzJaNlrhr0/k1",
-	"LHXLZh0nbmrSA6vYokUjKxoadFbE5q2BVGho6l5bp60RGYa4CTomn0hiXj9Cd3EBj0NjSQZVgMk1/Mp2",
-	"3Xq2zP5/rd+kiCb3D9o/GJ+pB9BsmeRXia4xATWlMG6MmrF7juJEkg6FQrvRxfsrx5PMB03qoxdcsy4S",
-	"Zmtdv4hDWR1WsioIZFXoxqqQiwdETawMaGiNNmhyZruAgtW0ZIKx1oVX1/ng1vfZPsRb/aBlecKeYGRx",
-	"VeDX5J11k6F+YN6SzWqaUTzqiPfmq+11uLQJZFTPF0d98hCWsI7KjQ3nPfNgUFr5CdRQm0xYds2b1Pqr",
-	"okRk9c4InKvNbeYJe9AUN4mM8QkMY2OaOV+G9kthd7WGqpQF7XY0q81x484uNC+xSB2QpSQdQBMMMZVL",
-	"Kj6S//kf/3vnyDnmnnjvYiUdY2KYF57Iwj6v0+9Ddr15wWxL7UsEpv4lg3TO0bYrZWM20GFAMPARqp0I",
-	"9HvO6GjKU1MqPWNSJPcmNNLKjiPCPtGRSpZeiR70a1duwNYV4NHdnqb3jai3LL3nmUhnGD2bcQjgmIok",
-	"ttc+OIGyY/b01ZvTj1enJ5en1x/P319efz/4eHF8dfXj+8tXTeat7v81T9o8z039aXN6zFOakJQtEo4K",
-	"eJwhpGl5ME+zPH1q/DJPAamx+VK8bZfdxfpWvNvevjpubVzaFTOk8GDCPtsScVqEdaGalePc1jNu/FGP",
-	"pFh556UNkEoWKLRcEvOBiSUqqhbLFsCpds3NTGTlPYAVeiaxSLrpF16II2unicxcwYKhhiu0uTrRqkgW",
-	"bLg8SrjWDRH6MyyLahP8awEgLZ7/zvpoQsN7jIbhbgjW8iKwO7YlUW3f9PwAQS4JIkiCb93hNNg6QUfG",
-	"r40xFRLqUxrmB7Yu3i4DzCokRGHFpibXZ7lQ3FeUZKrXcGklNxuIuPH5sAWcWvXkTDSzLKjOlBrwQM/H",
-	"oFfmKfiQywzqnrPFppQBfbaSQVs4TGovhU1II+aPus2Dqm+GryIbsuUyndzBCv/oDKSmcOGyHFZTXZ+N",
-	"jO+yCIWgGp9Dfc2tSEtgCeTbm5v3DdEMvudS2zwOl2rNtb/nVWzzrRbBGE4NInEOV/qQNSmSxHqdTMLA",
-	"IYmmOIyPSkZamkj0O5mY8JglipI5AjKbFquwF58RBPYVxI9cnh6/Ojt/cxUcDg7CoGi7EZrxoNeHiHxX",
-	"PulwcFBDBfHbeGjxG6+NJio3aEAsNsCqdf/vOgZhby0aUq5RQOsXSMfn7oCoC/KoolkggmbYzoWKVwvA",
-	"zRUR8PVQ2Jq/wrNXC5eSF/Xf6/f6m/IS20K4qUVbXf2GiMC592QjG7G2o2thR20PK0d45TkDyyNsx7R1",
-	"wSqJF4UF9FCFTzXFobFAE+wpEEr9mutxMW5bZ5yOWHM20vlXhtpU4pIar+x5Nble3LNsyiBh4FeNsXkr",
-	"Jitqo4HRULNVEzFpUFiUyrYsYKVpSfegzV8sA22TxSXpmEKw40TPP2UxBsQrxWIACStnEio0FMEwSKvh",
-	"jybcOCjysi0MeBAGeZaYAmqHT5+OEpHHPfNpbyRmh8+evdh7KlkqRdY16KeNoQOJrYiy6hi/FRNXS8aL",
-	"HyyIoqk8hKvvbopqr61a1R7kqsx6Q/L9UOQKlJxoJDIWuWjLsksCwn7KlKtEF9apkUn7ld1qtpLD3k3E",
-	"BGIKbq5PQjLjScJNJmEVALoV/niN89GrDoc741WJsysfGpJtYhhupxo010RMLNVC2yFJRLkWlxVRMRvm",
-	"E8gRGosg9GqOIUV+2LAgmR7MmuJgdkxrC4OtLciJcV6PX8UrDBIx2VziOba0FkbGVAKD1lu2kqcPi3u9",
-	"sVV6QZu3xlETnExhNlV2SJGZkIo83yVDi/h8c/26+4J0hqNsOVeaiPiMq50jkoh0Uirb6+lQe9oE6F7o",
-	"fvqA6+jC8z2sR0+OPN9dG5eem6rzK4rRYkiGtsq7PNVMkCt+zypnFAzYLaMtXd/l3Le2vWtJToGO66PP",
-	"AGrQ5GLCPKYmC7somVyaQgm/x/PKNLLot8i6eEpkDmb3OE+SZXM8yl0b+qepJIxl+EMt2aDQvQnmjGiu",
-	"piLjP5tk2SmjMcvKq/7X2Xf3f5m9Xv5l9vrZ6M8/7I/+/MOAvTm/H83i5K97/zqNf/zU/+vu6+XozaeD",
-	"ePe1/OubF40xoKuKEQOUe+sZX3+pWjDaHGvJwoKEZuOa9vtdW1A9pBWncoE8imKmD3gNLYYAVHpUQsvI",
-	"PEu3iNcHPCQtlOKq5hBcmXI6emPmmZhkTMqvCsU/1/K9OUJ164t5aKv1Yn4b7Rhb8u4yGgjWOjfR0Z6n",
-	"EkJlMi9pUasPVN6tvG1o9p4qv4PCe7rRGW2j36K9cjtBn8b7w4Pxbncw3ht199n+uPvd+OCgu0sHw+fs",
-	"u9FeDMgJjr/meXMd5IzNtfbedvlFhkwtGEtxrUxkkV4uvUZHJM2TxKTEllbRpsTAV9oo4WkucpmUXRR7",
-	"/fI5bIEiazuXMCG7K24m7ZRROPfrd69NFECO4e8TSSLEHAenaWRyXSODAwvQsmyU27Ah74xhyLEtZhW5",
-	"tXTvy01i6/M5Vr9bHV2/6ohhKZQzrb150TibHUwvBkc2AtjZqhQE46d4amt8mVsD56DCTCBEkrTpwI4h",
-	"H/TXVUjfFKPfbLNFaW/z6Hs1OJANyCKHBLPo9L/N7GPHEupeG/2kAvykf3mg8x/W2C9YYde/layvqbyr",
-	"JUU1E7gemJfyRH40AesmrBlrAeBQnsgCV1ebo9rKPCK0eBVzLocZo3dWv3ZfgoMV0o+MFggHwUPJMdHa",
-	"q661HuIJNlvvowpsmI5VGrpcgV+nB78uDYsca3v3LgWJCxFBtv4YhqqQCLuLHAJFVVH+jOa8Ayxwdj1L",
-	"VUaTZmu+yZzfSGYZJtcguvSOGyFlJ2Fy0RxaiMgKnKYGSVe7MfCTbDdEDfkQBp+6Mr7r4j43XfevDM0G",
-	"sn9wNlpoERvpTOjfbEqRJmkv0GG//91OjxyXvWlmZQtcxKLEZxoXrLHVL/GbzVozFUKLxC1Y43rSlqbb",
-	"j9ZdusaQ20YTCTF6AkCk9wYHe8/6/T7pULJktOK31zpGrTaMi12z325lD1RTujZUQcqxYRuFf60M2WqK",
-	"RzSBYWZj6rmmmiWZJip15NlwKsRdEx34kWAttcigQH9jMLrc7mJ+uyAxPzp6swix1aFCjV7t+n1PNQhr",
-	"66Cthsgz1/Uzn15bMQtc/JnHNqYZk1ORNGv5G0elFWvaTPVlCCQTaOY170edVXazYencvlSXxCO7dafp",
-	"pO1IHG+QGrHqqHm5jg1Xu80JjX7wkpcBBDlkjfcmH81bH+WsEX9utPVJaBeExYBQo2lnDmTIaFa7EaoV",
-	"5QlaBl2IDg/bcUZ5EmyXvxz6eWZmJTYkh6I4yWPk1Dw0AKs0sEItlZtWnCpd+K2RyRXuX0HWNKv/uLnk",
-	"DevegsO+bTRx0wFfX9ZnU47h78TDkR1+KHABNzAgHoLmsHoWD6LwljjzEhCGj9dkmaunIVhC87AxSreP",
-	"NKHZTPYSMaLJ4Yv+i/5T+LC2fu+E0to2mwG0U54xQofinpEXffL//b8nNquxJIz9wX+0q5MyIqdCWXFU",
-	"FoX6Jx/EA5GggpnuG5lKzC0CYt7v7zGsGkkN0EzgDa9UNiuoF8r59rrZGg26YWMeypwq6lQxmLWbVrZZ",
-	"mrBrSkapyWxpulY/LlByHJ1ySe7YXEHMYSoUYXpHrC+hXbPbhsc20NhXKHgflcstMFPVGt5qC0ct8CLF",
-	"8JbINcbiqKSw1BVFZ9m8eLbf4lGrK5F1atVPGuWIf7TW2XPlk/cwStwwv6G+Z+tkQLOcelgS5Or8x+oU",
-	"Sl2sG+ZFi8A/xi0SWRtjKbF5DxvnIVrMCjvLq4ZBHNs02XAIoKfbo5mrQoqOt83i6FaaNNU4OkMTdjl+",
-	"jTC6jXXU1trkbvQPIT1DKw1mdbZV8u0mbVbR+6CDxtVvXoFmYNzvxYKIsWIpAiAbno+sEJK4i/jqEqCC",
-	"7qqEL+rrBAXzhLvbycQE13u2WPF2jWSqg5armYYTGF4A4SaD2XpjrKDZmNdsxhZv5vH2SuV1BdyuXcWE",
-	"eOgiiSNl0pVFXJe35GlXv5oatJVu06CNfBvN4pG0gF9InNfI772p8nEhMvU+A+TFhtqYIlNWtBW5gVpl",
-	"Pr44M/fQtir+lGJOUEhuAx/P3EEbS6dYlpMa3LJBUZXt7qbXZED4gJKQ+PB+kd5Ilm143qpIrDRZUa0y",
-	"ZQuiX2nw11xQRRBEWWRrRV7RTRPXMCHcJgh7xd2jXXYTy635gAm8Rie+8rxpABU5F5IrkS1JJ/oXRJj5",
-	"o/mgEVspScTilVikk4zGZU27kVmZAeO1nxkS2OCEJmoKwPZc4UW+iQ6HwKaZNnK4IhBHYyqNZixhVLJS",
-	"Hn8x/IjMeZoC5JTRGqIQiXHC71kaklkuAVffJH1CWzuHZL//nS0r4nrg0jYGMCMWniQRC7jDox56HsSz",
-	"mw57RNMDDl0SmsdcsZhc/OnNzQX58fjy/Oz8Dapl0W0Q2yW8DQ6JpvHIQf4Ul165LF/2ArAnzcoZoWbZ",
-	"6/zPMqpmSHN/Q4oMWV+qF2tblt/e7yv0yqa6e9hb/ZxUIvvXQeOuAvwwDz2yR8drQhWTBihazLiqgg86",
-	"vXQbl51Z4RWAUObYvhWTuiIDMbPNs0jEBEI8ITTXOLJurk+IlkGYI0akYvNK6sRuf/dZdzDo7u5dD/YP",
-	"9waH/YPeYLf/V9DjpkrN5eHTpzbHw8Wri2wCZyl+CjX1e/8uYRMaG3vR/yuBt/Q68zFn8SHZdxtr1l5u",
-	"V0CqbojsPhsMdve6g/3u3qDbP+gOuvSecpAHvURMNjUecH2bdwWjRwvkuy3Egal39PEfMnw3ZYtHGjiw",
-	"U0kVl2OEXfGSXb3i9HOR8NHSlNYYj1lWSKGESkX2XIA03OpXSwune4suZjI+5jpUPdnVHa2sUyMJsdmJ",
-	"pglgW41Rbhen77osHQnAsMSUz1HxxSHiOqfMCmSbY2KAryCyjStJrt9ekSlNYzmldwwSnr3IVSCbQWXN",
-	"uvp/L0/fnJ2Tk9PL67PXZyfH16fw62367uzspfz55OT4h9nkeHH28nhydvPnXq93m8ILp+evGj5az5Mv",
-	"DERwqlqN7bl7Zc3VNso6WdE/UW6bRsD5UU0c4yn7ikwwb3iN+92ITf5WqxY29NAgz0GgSTX9qUGRytWU",
-	"pcpIPauVrwpMj2yN0l75W4yTtNX7TJkRo5XtbBQOq1fzIs8mTaFLLuAQsEXiesgh5r0W4TXlLteGGeq+",
-	"dR8res7YiPH7pr5tom1b74OD3d2NRnC1QbDlcAk5LKXoVdx5ReWdJEpMIMpr+1DLKdPKcL3/CFzQGPhq",
-	"8iIBSCB18pB0ji/OIK7doFykjMVaZTVh7wf9PaNyXjKVLbvHY8UyrCtTxF9qCw7rZRwhW4motlZdyK1v",
-	"yuWpAbfn98wg/ZVCQKND4Fo4I7x1w9oaoQta9hPVYsFQtzaVUE14nQwx5wvAOURmJx8afTzmEN+of55D",
-	"+gOfsR079knGWBr1yJkyGDfSrR2cUrtxAvmrWKSHBL4xdolAGnOrjeWcqqp5xkbinmVGizQaMzQThAEs",
-	"H/ifKq4v+0KNNU2FVOetmrN+2hgQoPW2br8RCZzPj+M4Y1K26Zim0bOL+32Y3tnF/TNC7TcV5jr4brc3",
-	"ePaiN+jtQpw7e9E/PBxsp+hJOmbvRMxW8Tg429Z7HXW7+pvuTMQsIh0I5hyJzIbzGZIoEK2ljSWvJAS2",
-	"Wkjmu1cryxuWrw29h6Rjyz/1fOTrnaoPQCvHWmJDDuV+SIY5x6iVlyuqzZyvxfw3eVZuDFgxqgIWFE8Y",
-	"eYMiqDGRZ65WYXEZhutjc9sN6ogMFThjklahgfae9Q96u2t8YSstuSKj1JrXjfbampQxnKAnZjx+XxJ8",
-	"YZtELm9JI9F457d88Bxr96g/XAkbeeFB91T0p61AfUKbFgZAPvq/oGxYVWeyhQTYp3k2wBsFRbc91031",
-	"kSyU/6YlkjzQolXL8rBKQO1L9/qbLdsahXlGP53hqwPPs92imq5cGdCWX1FFG8pcUkVdtIzVncuhvQ3w",
-	"l41NHadLLMNnYG7MMrlAHLFIDcZqJaRFM4krvWuA4zbo7+9+qdUJ0j22zw0yaerXQO1+JpxuQ/icRVjZ",
-	"1qlkWvwKPlS5z2yc7FqHPFqKGWglBiqZ2PJpxxdnYG1rzbhQUnK4EOIxc9/uHG3mpncTfNF/MdjUa/+1",
-	"XvrCBqmc3xbbpMg/zwpbAcoRlHXw3XUqePXAYX9Nu2RMgqZ6be7BdlAW5kNCPUPH+Ugw66RamMshBfV7",
-	"By+ev2i65ilBKqzaBDOhdtggHxXBTnLFylwV6PEPSirCz1vuBAFdxKz7EhCZ7OrdsWVYyXkLS+HBZvtD",
-	"YggY3aj3LDNYCNoWsOWMTbZSR/i9WaQLa+aLMbhv7thyp3V/PgemB71V/f5gFxi/zYgODruDxju62p7U",
-	"KN85g0FRnvFRJgwWRkiiv/zlL3/pvnvXffWKfP/94bt3h1dXvTH8LyIdZNIkctsahVBMw3UWbYamsX/w",
-	"zPfE+VTiZcrc3saf97909Z9d+4fgn8PSn9vbnv6PZ18ak2PMgqwpXfu5ERXMjcwZca6ANd4qgUYBV2Ee",
-	"KUFCott7n7D0R3X0r+qZLJ3AVWtYi2v8Fie3+bzaa5yHwVz4VzreLaISJG+qfGdS7MptvKSSkZvLt8Vm",
-	"2HbqiU2rLy9KydcZ31rE26s/JYzX4IhEeGdUcag5p4LCu18mKwCt+NW20BZZ0rxJBgdxJRCbFxWWJMSV",
-	"bpUGyW4BKdIA9opawwyNn7rLIC61tutFNqwT9C3qGGA2hAALEZJ7zhYheG67+j+1sW6yA8sLCKVq1i0Y",
-	"d3VY1mOr6UVsDkDMxDaRWrAZa2OzoMmmYbRjJRwXmYrW6W3+nfVIdHV9fHl9cxFh5jQgtWZiBF5nZZ2h",
-	"VuXbCUl0ffbu9FVELJMHzwlZMHYX0yWJYrqMwI8WU54YHKw0TxL95dn59enlD8dvIwOgGGGGXUSMbMGT",
-	"ABhBoFtakMTsniYedyz5CiTea1OFjrVC7/TyX02CcugQcDVpmApS6IP0m8WMRKwmJRWFsggW0zEyx1Pz",
-	"cb1w12dX12cnVz07SijH/e74/EZPEhxKbkC2ea4kS8Zm8IQr0kkFsV5WcFju9Mil3gpwuI7hV/BfVQeq",
-	"VWp9+izy8Ijmk6ki+fxILwfctEVXJ9+fvrp5e3rZm9FPHw3YwUdwYkXGr6xX2iyfWUv4Sfc5ZEsBQo36",
-	"3lJKxhljRCZC9Yo9BHQEJAg9oL6eOcYBLEks0AkLyKPkFdgBoJOmxNIE5pyWMmphtyDHXBnfKQCqAZqp",
-	"oVW37x28ItSKdRQipC0e+KYCDLTBAvrREDCEvAGJu8GEZEA670Qa0+WOZuDPSecqh395kBlI0bGJfrN8",
-	"7fmWYUdbwpLoVTjy6mcaKCzjM5MbXc6wT6Mkl/x+pd8USFkfRziWZR5CZnRJhgzKR90zAhi0mg4ODSE5",
-	"MpYVOp5n7J4LC4YqiVQ8SchEGFgBecfn828FuLI7eP6MDZ+96D7f6+91BwP2vPtiNH7epc/6/Wc03ouH",
-	"dCPAlRVYVZhn7kaASXrUi3fzWVRVA2ysfwrk3Zihhwy73alrOXqNejbsoC2b+8xyZ546Jl51/3jJsGtv",
-	"qprdxVoF1VTXej693nEJZzxOuWaGN9cntfvCIpxy77vv1o6oDW8kbVlMc1djpGoQBjDYIAwspwvCACVE",
-	"+e7Ge7y5auJvvAtiN5tlVjMEfuef89Wg5FaNaAGE2rr4U3vdp6qr1jW9alhXTItisS1kOkYAFBgwZLg0",
-	"ON8Z5PXF5YoMhsWphXhYWQbbzcdfjTG5EayoMu+zJrDcC/YUlpx3+oWdmrNzk2rG7fvo4H+ajCWZJxAg",
-	"7FQAxOW3aoMb+kpENQ8yzc7UR8cjBdJD6+qdrdm+Ohjd421gywIdJwu6lBDTSYTD+9tASrYct7PYRyha",
-	"hRN3xTLOZAsu77s1/i99qob56I6pI985ZIvvoZ1hjh2+1xDTYp1d3t72ewcHG2EsgGOs9OGzzb6rpL73",
-	"e5v19208pAbVkn4KQrccLXtVBU9que31AJTsPpXREIoyaClbrAfWu1/RWamSAWJyAb1XrjzW33dgJ6sm",
-	"vg5Dy4V9FQBaBZCTJLYzDA8RuZoa1KtScE5nv993haIhbJEWYFHmVgdi6PZ/h+disp7xgeVzOv58QhIN",
-	"8/GYZdc2XTAKSTSjn65YGr+liqWjpbayf3VML7jbFzxV8oJlV2zkA3wN+g8F8BKGE5akr1hYH4crPJGp",
-	"/xpoXr6G8YsDehWE6BBf/M+aFZ7fKoiXB9/l13Yy9TAauNdO6+31mtiCryuqBNaaravUXJTDW8XOT1fy",
-	"w0/vxYefbvIPP12rDz99P/3w95/OU/zxMmv4Uf9wxj/89HqMf09GH346psXv+p3z9MPff3oV4w+6i4t5",
-	"8ZL+4Pvph59OGfSw809b4j+uNK98+dRwF91mMHiyt+Q6wMr4Y6zyzb1sKB6XUCn0rxb18tFhZxOe3jUE",
-	"v5QGFZqUIDVtGtcTSB1VuSQdr+ySfvL0M4+/VC8NvccbzqE+ZjHZbMi2HBTU7SwuohIxKY3V3B09TcTk",
-	"6Wf9TW3Q1byTva7pp+tKzDTnn7SAfhtSIpozWSm/nY/K575tdNSeVmU44mbA085lwVeei0eCoTatXbKR",
-	"yOKvw6EuN9UE3cAmXCqWFYVneuQYYofnXi2ajo1+gXXG6GIMdeQpkXTMyEzEbAeCpSMTJmuc6vNMKDES",
-	"SQShNSGxIZkfoeA5uqAtAmUuPYjiI6042Rs58zaXhBoLshTW02Bt4SAapowPquE9WnJriR2TagwTYAdN",
-	"hWy8FayM8FvGJjUEHm0VbtSQS9Z8BmApYc8apmOeWC5oFZ7ji7P6pXSzL5bKpmvmH6fL6pZoMnMI16Er",
-	"eo8ueEw8jfyI+wgqr2CsfoQpRFAUBHgfhONqyTybKxPPj+EhxnNkwwCdq5n6kfRg3mf2O5N8FF3p36OQ",
-	"sBS0O2jO5W5h0Q/lua8XmVAMleSYZZm5paPkYqmmIi1souid0NLxXKjXIk/jUz0HbTTADRaOwM8gCMli",
-	"ChdzG+YOwNSaEyZC1MWp8guHYgp7ceKXTJGOf9FqX9CcLGH6FT3rIi3L7IBZLvc6VhWoVU31V4ylsdkm",
-	"bXvSos2jshWJC0oAm0O/fUgalvCQnAvNpqzPMCZPJtl89GRFnPmqM90GABASPtYaop7V+huzR8URv9JC",
-	"eKgnHBLA4zb/fSIyFpIrmxPgQyKE5JWn24L8xLJRRf72HU8rTsKiny1VS8uU63yzsuQeC3JrtFK8tXhK",
-	"tJowFDFcvPiZ8aaz6JBQ0uRzgaXANItK1r8+r01oA2X0hk1cDyUfz7po0GaEA4gLLRNHs6Zkk+5oIeQd",
-	"Zz30D7vLYKhxxOJ0QwqTO922TLA93u5Yuyc+s5KQ0drzxPyhYeUOXw0zmuDytMLf7at2kBZ4LcZLVyXJ",
-	"QmR3h2uZl8j0+CcuixQeGgZbys3qmEiPq3fn15c9mTA2/+iCJeyl3Y5lypp3CnFns5YBCsF8Ooe4BT5j",
-	"ItcCo1Kh4slmrJt0INtKCa/uA4QPABQEhLdwRUY0Be6ap2ty4wC8hcVk1Rx3ViWV9Txh6y25TZbDvXIZ",
-	"MHic9AzEeEw6AyIJuJ/BJSjIgMx4ukPyNNHEZkZjPv5ougGJP6Nprldfy3p8a0Y/fTSSXUYufAAMdZKJ",
-	"hRmQQ5AAXBaptBJpNi5PFU+qZOhiOKwrroT+gOuvmZOh4yAMfFoFpxOvoTsV39VETukYt4a6l06zJ3/8",
-	"wPXyRMqsuxjAVszKSZ4tY9avmDrWWuyJLZG2UeW078VCq8lLIpnqUtCC3RkApVNbdyNN+prRGMCmFbfg",
-	"nv25qbmHI2sWOTillpg5M84tbD1s7rJWCNGlECmhmnKf3Sp5awNac0P9GOCDkikCqxkW5eZa8nK3SgjA",
-	"8YXF3Fctm5ciUDdFqQtI9/mhV+mnOi1TcxIs/4kQcVhMssEkRLzVz+1pBk+kAwqMK+4Crc7vP503l6tq",
-	"D+FhqQKkBx5jXBfYMNYXHLOEKRRdlZSMhjoBdbL+2qQKe5klK3cDYwFVLweD3kHTNYD5uu1yuWicu+pr",
-	"eCfiuNPCJ0bSoQUc0HBJovPvL0//teJ92u/vDgabLooUrajUjqieSJugOc4lrcTYYno4i+E+6iWNidG3",
-	"DsnnW8sjboNDchuwBHRY0j9E0LniLFpAJYqJYbh8t8GXZptYE0VrBFth7s5ododVW4cM0+4LybRBPi+e",
-	"wC1qZD/mPTCPA592QnMcw8YUGreP3rDdOq1iLxhgY0K/t4iw+RFKhDXJG1NHEBb6yNmiEY9lVFgJCPGG",
-	"mpQpeVd1jJdFQr0MyErXTSkhsjElsr4i2kg7tixvY07Yxv9WpQe2iHEHEGFUFWyapxPIKDkk7SW5irc7",
-	"coqArZD/rheYJsU1GbaFDUFJUf3Nztelt9nip7hGH9pW9rFcvbqtR6k4WGqpKWQALtI8H6/TdJ2TN3Jh",
-	"V0bxjQgclopfN6w7Zqtu3dD3+2LlOVO1Tmse6Ag2BUTlnI08dOCpWMjH9eb6qnGTkbm5sxdIQq44N0YF",
-	"cwMxpF6qO7OWGvDMNuiBDb7mlS4DL2V2O+/vAwr5PchjvNXOtDmUqzS7Jvi8MX55m+qYVdfgqjVqghN9",
-	"mNPPfd3sX/sqx5ojbL/2X3VVG1mOZd5N/Ab4KMtCQodSJLliPkBRQ1rDKpgRqCeLxAON4t9K+HcNEamJ",
-	"Wu5Yg1H98ub169PL01cheXV2dXJ8+Ur/JyI3hQ5FKSQ351en59fw99w+9a9Y24yUTuYjJe2EPh55zLzH",
-	"ll8AAlEEJSBGJbaNVSG6Z/BeVJm+GWdjcl97VBus5LawUBUi1ItaRR9fEeNmqUZ+z6UyRY0q2pLxP60v",
-	"wKbtK84k6TTnM1Umtk7NctpIA5M3g7U91ovCb8ThTSub1WF3y1Aa2eo1vaSqCRc8sz+3BcutqTtTRIZW",
-	"uDvLyJxlXICtN+NprpjEY6G71D/iWYV8dHwO5TG4wqsEO3Acd8PU6v0VOiMkI88fOATP4nVn5/BzMMCq",
-	"GAfB4cF3vRcNqnU1pREG3rgppWz9uhLeGA+MefAPiAgePCgeuLvJZ1Uv2YZRvNdUNsTVvE+ZV6QY7yRc",
-	"aVtz2dAjEUvja0zH09oj+8TVCQBdUajyUr4IboZqMS1sZe7afurD7he5kPZGBILXWczikAycb8O4lDsR",
-	"GrARkXQpyWK63Dkqj7tUqRJmOdZc/4SmI5aA7g0zhxylLJ8r/QukPFYzgupsrM0ZBd3xmHTgciG1ydDp",
-	"pCuXUrGZmxmPd46IzLN7fs9aEvKCZ+PndJc+G3RfxP1hd3/0bK/7Xfwd6x4M4+f0+XiX9UeDr8tBc7VS",
-	"McbWillVq53uYlEqtt+KlLO2JVqxJBXQSpMKe+jloXoRG/Yl83lIpDDuAZiVCVX38hHtB1NrFunZzivp",
-	"Gfu7+7tNG75xBt2QTbnBeajH063In1sdswFTKi7BFlSSkSXjI8K04krgVnnBq0GTLbkjmdr66MKtyNov",
-	"qLy7ghc3z0vDhv1hed6peUtAGFTCtmuweZykWzYbVljNz3msU9cYkqcH7Q3BTzfaLK9vVf6NbrzZaQIH",
-	"aGOPCUiVdZoTNtk2jCvViEocXZpb1SMSnZjb7oh0MAhlaA/8zlGJSXfUNAOgfhPLpR+XeHZHHwdz7VbP",
-	"p7eBdnk60gZmsiyVjrl0t3V2PPo/HVmFgddT+aLRe7+291sg5yQJX4ucEyGyfx06B9zV0p/uE1kAzkh0",
-	"AF69+pMkc5pJ4JszwlMsaMAzktB0ktMJXI9TxbowMD0b0nkjSMTiCUPo6B5oCqENpIr02wp/ul7O2RVM",
-	"kESvqGIb4vd8A/CevWbwnuuMju54Ojm9bwTZvdbyzdmLc/1Hs28kuQJ7VqsKRYm0b+rsjdk8YyOqWLyC",
-	"jlyGMbsHjYdKUnxXv6tOhaqJBT+MfnugpJYUBE0zLRHqnnbhJLyr9AexFKOpvbxSetOqDqp1cKLM7vBK",
-	"7uaTgy2zs0HiBE/vRVKFdlu5j7LNVeyHVm808TY/4uPdHdmrIlzC0MPFhA31/Fb+YW2i1EaRUFvzumgw",
-	"Lhd01gDYddmhvhOSCOEyI9KpHVPEH9XvnE4wNLrjQLObnUYlMYCdB6EB5AzCAJuppODbt1p5TIv41U83",
-	"F78lfrVWDkPbTYuOxYauUHPfXEEq1PAhHd1NMpGnMcmhrQaN9rvhLtsfDWj3IH427u6z57T7YvjdqNuP",
-	"B2x3vEf3hwejh2eIXFcyQrxhPDwhZMMhb5YQUmVsOMInj5wJst/FdrdK/zABjXbRjAm3RUJGi+J9I1nW",
-	"5I7OJctM1LCpXAGCR9tkLmSxQXaCBvyOqamI152MY//dVdUpr6Z8rIyl2VT6CsyL5Lx2X7O6YFYI4Fqt",
-	"URkiYaQzIAZzbNegju0Z3LH9AnksJAf2jqa871shnunmz+qIaWu/qc9abFoizHTpteOWJCxvpLfA6/HR",
-	"NEE9tLw1W8A6t9HVx5kjLFcnLKBp1ZmOoV5wfiXLALBIH1qeHpGIpksjcICkReaXUdECZ76AFGT9K8ZM",
-	"JjGdW9Q+ngEaydLG5vrHoySBcFDzhV473VQQBrqdsgDCl1YXKt/uHDxCMZ5DQotsXCJyBS6a46uTszOi",
-	"6B2TZJcoQfaxGfDTjNkCcXPBIBkXBX1oIsV2VX0SSERtqt3zLeoXlWrxbcc3HNSLIcPd8DfCRJrdg3t6",
-	"z57tk4QpTLKO+YQrbaT2NLV/RFLvRkc2vzpjE5rFEFssxpC8a7KqS5vi0aKfC33c/Svt/tzvftf72P3w",
-	"eS98tv/lnzZiR9aftKpWkuYvzYqZbmFzvwgIvnX6GDb5oelOQ7JRnnG1vNLtGc1Q3LH0OG8qvoJGgjTV",
-	"5O5YiqjMfo5FIgCDQG+E96tXR0Db50Oagc5LJYleMpqxjOC9JzSK953GwRDpT+HniEwZjbEwGMbIsxgA",
-	"OVJCE07lEdqWQ6GmcF9gMsdCbEJk/GdTGmjBU4nYFvioKHDwx5aKQYRaTFwvLQkXgI6ULHLAIr3UERwZ",
-	"rW/xydTgDzpE61Sz65inVPNfH7MkxMQGUE30F4spVQbxUYKxDvgREpFDpYVPME7Lw1Laa6HnhUVasFG5",
-	"9AAAEJyaVOHIZJeYxXGoAh2V5QDQp3vdCa0UsnEGYSGaoEmRMM17JRxHW5UpeurxykXGgdfaUBD7bxtL",
-	"b4aGaXdQs8euMU+NF30GN+f7/YHbBojA27cVfSgyK7ge0AIzFWoHyWjF0pCOT6kGRCNsShyq1QK1qxra",
-	"JXV4ym2rChdZmpF2AbOjQGHUA+8RW+ccFt1Uh9Nkg8fMLWvoyyB91Mq9QdNDRCuAyJo8A5PJAVCY8yEU",
-	"G5lDpKZCMjtMzgDTBa639bHHc2c95YdB6TwVLJHO+Z+Y5j5f9HdYoKDMP/7wBwAm/sMf4AzrjY1zzUhp",
-	"QvQDkCSuPBi58k1tF/aH8O+3qZ/aWKS7JHTJMhN5LFGUzzWJSslU2ASHo5vCu5yxyBY0i/GjfC5VxuhM",
-	"Uw+XgHUK2wZZ0yXv5iGGMSPER3ibVg61Q60tqmKFZcQPU9stNKMuULdleJsWEQCh8dspY4qHlqYdS8BS",
-	"TsCdZe82vU29kjFGi2HZPfTq9C99GqVIWEgoGWZioc+zqcwHqhDOPbxNqSI/4WEwX3zolP65g6t7kQmt",
-	"3rJckhlTGR8BIq9naJpfIxjg//gf5EeeQXTYvebCIpW3aZecwokYingZYi6v3vxRksOlK5cYW92J6Hye",
-	"2Prr/y5FGu0cmQqCyfI2JYR90kICUJ+pqe7qqcm6fY4qZIP8ommsm1ghw9BDphu+OH1HFPukSCfSf57O",
-	"E8pTzRzUlOlG7ELonuoLQTremkEzqBLuOF4ypKO7fK5bGvOEVdvBp08/49+PPP7yVHPTRNA4qizS5Gc+",
-	"j3aa5mYayedNn4mRYqqL5yHa6ekdOnbyEPIsuQStOtWcBDbHeHkliU5EqliqutfLOYsIl9Bzbecw4Uya",
-	"u/KQ+AsJR7Ty0afuYrHo6oXq5lliSkpGxYrpQcH1gnRD6miBCg2N8iwhXfN6meghWAuvwaHALDSEWeE2",
-	"PQ9vLcxE9vv9KDSEhu/R8thtGqpBZiwRYFGiTrdlUt9hrAgwxzMgLe+THjlOzaUqiFF9TOFqBDEwdDMO",
-	"6txKRGjQ7lK0PziIYAdf4rzlIQH83a7I+ISnZkwgpZJELPy6G/gGCnlIh4cVKAow4vvv8a2IdEZiNqNd",
-	"yeY0M0jWvUkPvrHQ9dMZd6j1IzFDKoj+EJnpLM0tckg8XSzEgcHypyJlO3pN5AKYskBdEMftJpRlSxKh",
-	"m6Z7grpH91i/1MWxRropyPv7NNdCMPpz12R+dM9sPIZfKfAIqiCwcQJgrZ3o/cX12fvzqwgWHOZn2sVP",
-	"Kz3bptEpEe3g+tbHbQhst78fmZTkxilgM9Loq3Oqpk+A8+ofd0JoovG770Gky+YxvqOfuscTFh3ZwQE7",
-	"RbKzw0Mghv3+XtQjJ0ZLBaxsW5o81azMcAmguCu8WPbQPKLdfj+q0WlocGEKpq/1Ik2WdoEtUBwUN1Ta",
-	"OF/a4o5RNVen1+vdBl8ixP1HjCHNxMccJKZuzYg7rXFKGDWM9hTljj4JtTbRVhEpZuMwU3jOJrGJ8dgk",
-	"e8Eo0ZqBMRjG6w+/hzyEzGiiuZkpr57e0wTyqOa5Ip0hjWF1QrLIhG52OWewtTMuoRo6JCGFDh2OpfnM",
-	"AhaKXHXFuJvpDSIY2QUa+DjhI0hC+1vOMthefUxnTGs3O0d6UIPIte8NaZQxWD+aoAmi9fMjpAM4Rp6M",
-	"LDK1DWnDe/uRG2fGpMizEYPfDyIzOyReILiUUGJwCamakg5SSkoioGFrDx7BVcsnFuNbkk0gOQs5OJ4i",
-	"DGeOtCERGY3eqGVP7SPNeeAaaU7TyDI3I/i13vXUe2g9yCjzDJKIXT5wJmn5rFto6QyPzkGEK/1d5Hak",
-	"sCRNAWZM+z1CYTPYi8pyV+hRDMg7/pJ0isguy/ujT90Z/dTVb3bBzxURyFYwJT5d2WoQCiRPZT6fiwzL",
-	"vmAnRsbo3vEG3hcn2sAaCRM1ANlRJVmPJXTqchyEtpHY0Pnud4grac6hCWoniQA8RDDyxka40RHEdJp8",
-	"IRN7BBqbNNRR4dTwLPRFqG4GfkXd27pQ0dDW4znQx5GSCUtznjICQod0JiyFMkiGD4QkZoryRBIPvo5l",
-	"pnFsZhARf08QZ8PYZGM0XBVGuHNXz9GpGbolKIqJ2AWqCFITaaXkpgk15KMp9rsXecn/up1S/r82sYZ6",
-	"DFpJDEnM5R0ZY60LqnWLYrhOnPlLekgy/S+SUMUyYJQAdA6kJA8LP8kTaU6nyYmkWcbvkVR4SgZ9Ip2y",
-	"tpiKBLYlsygcqK04jd98tNcn8giI1/B6m2yJ4ZXwkm5ml8y4C7Azg9A84o7NVZcmehhebXEeJ6g+4Wdc",
-	"klEiJItBUzm2RIkbBY5jg/OgX5KVQuW9wngxmAAM9A+ONldFsSi4F3bS1ecv4QyV8/K7XBI2mgrNU+no",
-	"Lizi6mwdAqBPgEwFZBMY4AR2/2+5UIxw5TYL43BAst1cnxgATtkY6OOE8zhD18chkfyTbhU9r6QTtZdx",
-	"0rpN4fnC/a6YsMBYphlja9szjYGpHZrgS4sfhvaxbmuKcfYw1QuoMHtIIqDNyHkcwM9MBr0e5FSSjtEr",
-	"yW5/JySRvOPzyHtRt/qf/+f/Q7wX+zs9YmIXrLqMiB3UBlGlsViAd4nRGKrRQixVhOqYCVVHiTMVeQYZ",
-	"pcbvCDCupsSElg4jMRtyiCHTxgO2LJGT6MZMV8j5cJ5PcQqoSrumPLclfhMaGdRHa+DYhQRJvyK0wR0F",
-	"cyAbcpXRbIkXLiGhRCZUTj0l7SzFUYEYhhoq4GZi2UhTt637r5uPGf53AV8/YoeGOCL6dGgNRUx2lmVB",
-	"TP959/Uwsu6Q6KD/z1HtnYP+P+8aQ+da66Eor6ciifHMnt+89e6HOjf/E/JrSfTPmvkDhAhe8WeoH+HO",
-	"3WpVzrygxeDOoX3PE/4Uvyh+spzIcVZQbcC+seC3EA5fCNYO+ufRB2iXdwezG5EYQPv2DFCREsZBPdf0",
-	"z0jnQkg1ydjVv721yDB3jM3huxScDDvW/3JccoAXvtzb9HiNi78Dzl8INPBFqZFz12+vDF+7Tf3LyZU3",
-	"A6RTfFa60gT8H/0jitvbtOrTR2a64c3CUelWwbtOuE29+wQ0jRruDprvGQBA0dyNsDSWt6lINRMWubZZ",
-	"QWEpjOWYSyM2zuKE3UiWXeGnkU1lQcFkmc5t+kyzJ5FWNRb4DZze+G+8YEjRMY9IEyCXblO87yjM9dK+",
-	"R+SPJNr48uM2fYTbj9vUXG7gxcdW1x3GWDOjuE3LFwQgaIxPAA0Z77agfFNi+DdqIrdpi9feu+tIuFZQ",
-	"KnchTpUxJwdfwvsNaw4XznsDkFm9Q+YNdyO3adPlyJEhK9etWKRdW87OkQGawzB9JcRt2oFCVOhmwgko",
-	"ofePiHTH3obNaBpTLUFttTPA3NHbY7jrnKeT6DbtYDJLBIbdBUBScSzvoGWozyXcP8vn3K14hZzdxqK1",
-	"iUTWgVmAo8fZoVAsaw5o9+aOyO41N0dTk4JeQeOcE6m54xiLPMN9tz5cPkkBpVP1yDtNP6M2d8Zt6lTU",
-	"Qp6aTekRfZJRA+CSzBiVOY7O6q+UaOPIxo3dpgYYDA7n38kl3LLzeIf8nVziyfn7bfr3brcL/9evwAUE",
-	"6Qz0K7A96EaAZ7Chnd3KI+eYbKF40krwjbd9xSXfY1C3G0QiJkcEHQI0qQsUnCCUR+zsuQmSN6fXdn61",
-	"ixPS8bWB//yP/2288d4Myr2nwg7Kkos/nBALRtrxQIgHnkAYWlG+sbOvx6dHVu0/LJ0g969CfdUvHa3u",
-	"xy5f50D3oiUc8Fu8eGlfW/2xluYji46s/4NlmkNrmitw5/Rh9hnnXlS9RXoia4GDcikTMYlAQttywEio",
-	"/qgMYxRpsnQQEA4137qcQ6Om0VSky5nI5SGOAtot6mWiG80LOinzeCMUerdpEAYJH7FUsqI4enA8p6Mp",
-	"6+5CgXIowOoqqS4Wix6Fx1BD1Xwrn749Ozk9vzqFb74USaxwlUn+8z/+bwIx4FBY3gSCk+OLM6+0+WGw",
-	"CxXRv4SBmLOUznlwGOz1+r09DDmZQtyFoRi9dk9zE884F034lifGP0rNsYd9NMLXQumZ8B6TiejsRbxV",
-	"skRCbq4uj1+ZC0wAreqRY9g8uELu7Pf3do5sN3gwE33GtHWufwwBHxKgWkZUsi5PJUslV/ye6Y2GGhTf",
-	"gb/c0nS5HgiGTBWlKpyOfBYHhwG6gW+w9KnhvC9FvDR1QJQJrK9eJtlaVljZYV3wjAnyqxTg16IMIZrA",
-	"iof92e33H7Vn7LMZNR/jB7+EwT522tSWG9zTlzQuEEWD/f5g/Sc3qVVsWYwf7a3/6LXIhjyOWYpffLf+",
-	"ixPj14QPBht0cUGXiaDxtRBvaTaBPIiDTZYAUqJSmoDbHr/aoDcDtnFTOMgwKMrWazcnzZyAIAwUncjg",
-	"8CcI35LBhy9hMM+bDqjRIAymnX0SEowANT7u0BN4WkkWRa1bd+AQHE3/Ux/mIxvhYrQlgD627z+Rxe0/",
-	"+dE74Sffrzvh1iMP3e7394+IKk4pcnPo1t0FRvBjhB+0nV94ByP+v+Ehhtno9rEnrciexb+l84whQvE/",
-	"xpneX/+Fhdf+Rz3TNyYQzghPD69QxMudhkP+JazJ5qefzZH88hSMbBOsWvyXTwSv4PfioDroeLzjt4c2",
-	"rInmV2/XHdzaWdTTGexYp8+QoQ+AxRiMXD/p9VOLH5gDW1wKtmLGFq/AKdBn78ODTpqHzOFyR2APyK6b",
-	"RSk52cBArT+d70xzbQdU94HJitDLf7VD+mseNqT9dgFaOVvuWIHym7cksBrUPz/9Cl3gVk76J/rQ2fNb",
-	"SeJNRe2RPbEgaH814fpyCQkvX3Fev7lk/l0m/y6TN5LJW7CJDaSvzzCiV6dvT69PyVpxHh0aYbCd1AaZ",
-	"vZGcfhQB/fWH/nch/buQrghp0pFTkSm42FytDRcIE80n7yzLGLjAhskSEyTMcar7a8XYeHXxUhduMeMC",
-	"NwVcl6bAQwGcCDElHELGaIo3EjMAV6HLHajYOEzE6E4SKWzuwEQwCdiwTssGREdfyyadKBMLeQnDhSRK",
-	"/KeiPGUxRk8TGseyQKa0TnBEhyxCEupHF7CWjpPEglYG31D8Xei+4lYnE4QC6nXPCgBNmHLvFzwlvybR",
-	"w/oQvN+qkKNH9a/YPUv0JoKzZ8IaAa9VnqWyRMBY9aRG5rY2jr0PBfIJicSou+GyAs1SJp6ES3VsIVu/",
-	"imw2yiyErrCCRz2/sJGmEE/Wnw5O5L8HPb2FSyW7P5Z+zIZV2aaLJtUdr6Kq0EsRW0VaeL1VwCzZ4p8i",
-	"iZm57DLIpeaLranu2oz4F6Q+22UbbmqNCgFlEri4S/r6b0V+lgaIXrWKUN2AKD9rEvjyeCJdpGy9QP8a",
-	"SQ2NFzL6EUS2X2Udhz4BNMzo8y1K7/g2OCT9LxHpADMvipgoIXbaJL5u6B9A5v9WlenfgJpgqOGJfCxt",
-	"wW2BDyiNAYUTRjo2arWITrXBqTsYX+eHmnohpi3xpcZ09QJC8xQiqSdip0dO2qNMvzbEdL/fbzhTWLEZ",
-	"IUJNB+aY/fQhqh+iCVPVI7SdzftWj7u1jpn34tUdn2/0Hq73Jq++w/3Y5NXv9W5t8uKFWfSHWvFbCuPW",
-	"KmXNfKbQScpg6b/zmBYe84Ypn8M0MBYnsbelfKPFxwwr89Wl/VM3jM0VUWu+3LFlucoPZgsokjAqIdpS",
-	"yxzImzHpaJrnGPSXkBhIGBTPiCiOGU2NRhnmExWBR6VJfDZvuelEGNekx6yHcceWRxhPbblUaWAY4p6w",
-	"sYJ8o070+UuEykoqYJZTqrURttMj15AEkopqmLdsYHPA//Z75Li0YnitH7mBFq5Ak1lrEQSjVRONMBXG",
-	"tKK7mrKMtfNOA0sffA0BfUPNxbAYO8oWzoKzhVjCO7ZE48Vb2t99go/Hk3AnuGTNZ96yq42tio0t3gZD",
-	"1jGYJ00GbZVTwEEs+JE+0EWtFdnsU7enxFqcv9VjUh5kyylxFuDv5+GbyWi3xpsfAMe614taX2+qeHZc",
-	"ZC8ILldSoDid/0VtCFfnyb6i1+DO5JgVktvkUUVpniSRWSNuEgpytnOk93AbWwTAo3Q3PsJ5g8Tmkizo",
-	"knS4IguRJzEZiSThMSuSY2xNWN2z15gpmN5yy1+xfExRma9gTuttC9MVIDmFv1tWv4hlBfu6qXmFGuvv",
-	"xtUWjNvxS9nAMB/AwZ9Klhm4xkZG/iYT+Rw1mYqdUe8eax8M89EdU+458mLSMQkVmtECV0ohHHiimzec",
-	"IzNa00qrag6YaLqHMtkckVSk3QZTCFOi4l6FXRvnqRnsUeFvNowzyw0+lfLcAOjsxWSqjgW6wG4AIPWx",
-	"3UNXuDe/M8lfgEmGtaKKQBpE8p+Lqk2wHw5MEOzmAksQaDnwg0QKUGSjkXiIxMUvRkUJwgD0Ew/d1CGz",
-	"/iIcHKntgTdUTWfyd1a+Wgc3qjcs+2Nx881cYGs8V+MN+X27i6tk667nzVu4oowirrtvdoCFa03jiofm",
-	"F2OvvxWv09LzOXni7Xe/07fyO211sPOYq7Xnt7g81ryjbGTr3sBspo7HNBjQOz0SKaFoAoExkS0xii4y",
-	"5OszqkZTG96NJWC0si4U+fdc2lzsCSud0QiB0NDehnr3XC2jVqsQYjL0XE5xKr/AfVhViiWuJK61cLkk",
-	"OAsXSNIk7vGVYNOgUJjlFX7zZfNxmBUknaubk5PTq6uQvD4+e3tzeRqSH48vz8/O3+iVPjt//f7y3fH1",
-	"2fvzo1r+6k7rDEzjpTkUYPJjypM8a6iM9G39gnqdAE++gYcdI2GLcfkA/K5orInl8hfL5z7Aa+AqrjE7",
-	"+5JyiYBf3n52YzbmKYv9AJajck1Abf7VXX0QOWOKg1qy5inJ53OIIpdlRuKdQAD+dl+sTLF2vGT5rXI0",
-	"XQe/Trq1N8E2GY8BSrAviO4B12tuL37rIv4fMOfjOI7hkBQHouGQlSX800RMRqZQ8waxuP5pKPeE4JU0",
-	"K232jNEUIiNN9pjI4gK+K/JEUUSQsBBLSM7ZCHGqEJsRUNTAa59WqmCKRbpCmL8VE60ff9MAsXJHbWeh",
-	"WDb53y58EonEX4L1VOlUgk2uNgF/yHxhTNiyXmpvDHhGeBqzT6G1KyF4D1DeDElJH6Of5JJZBJaZ03xI",
-	"3+k+ZFBoP7uhr/2Q/Z0VdHnlxvrNKdPrqo023Rv/XSnT340VdFmgbbXjyFxXKiIYx5TgKdTKkAssPkJl",
-	"A/xfjxyXvk3EBMBwIevNxflev70iU5rGckrvCocgnZUgWA2AHpRyJ53vr68vrizuaB0K0IJ2zTOIPZ4L",
-	"aUH3TMT7POP3ekB3bAkAjf4guSTzfJjwEYA0a5NvxjKWLH1sQVM8AJs3UN14DehQj4fMAtMb//zF6Tuc",
-	"HFVmdrVxHyG8Lhxf/ToinRscyHpxoWYcRNIBKGWi16hAhjS+mwGO0n/dIuQiZloqFgY932Et18Efh4xI",
-	"PkkLP4ffnjlHaulhk5QQBU+Kl8/pDMtkCIkLBPB0XJIIARmh1kvMM8RkfKq7kU/xkW4cf+5hBbsO12dr",
-	"xmJObUqmmYGhHWnRqKH8Nb4wpTzdsVFSiKg5ErOZSDHPm8sy0grUVvBw5XFNLSGaZEci6RIrei9JJxUt",
-	"2xTayhG43WpKU8JVSFJhUMntMqJfoFhv/yXMOY1KNQMjV9lPN/HO/WbR1nZK2ahv3795/faoVMXCFJnQ",
-	"29GaWO6zjlXmQAHtvUWAOpt5JKKZ/LdU+99qTnXJZJ402sVvxWQChSx+WeX+gar6/u4GeEvXQryj6dKM",
-	"Uf5KssvUlAsOf/pQkmRQvrKdta9KNsUCNRspWPgqCKNmVoMvROHDPIAlsGaQdograTz9EVYAjkin6lEq",
-	"xZ6YOsF4CHe0MMVR4TFdUEmyPE2R1ZTtCG2qzucMYkais/Pr08vLm4vr01eRn3euBZ9psAA9BiTVJwUW",
-	"25TKKV7M1TW/l7iIdc9igwPOLrhVRl0N5Mubc61tan518v7dxdtTPcyQRFohxf/yx78Tou+0EUzOF58u",
-	"qsfwr0YvHYyhxUfnBtNUzvGxnaff0u2Hu7Te72d26HeP32ote+iI3vIhXOAVzr4rTEp3p83qkK5MOYSt",
-	"U0Csd/qvKQdCIsOJSMfiGttfjCC3YJxah+Exck5zutzhOkI4U5GRCVNag1aCSMYIWJSxx1kgDG7yM593",
-	"9RJlDKvV0wwUM80wZjTlY80QO6CqYRmy0Pg6bIWK0ECM33E9Nyx+aGhZGpDVksMDqiplymrnSq+9xDgQ",
-	"r0peUcAOkEKLsnlesbzQ3qYgOiyfs4Sn+mcsoAcwrPUiec11MTHoDrFvoXAMVtJ7QjI2Elksd1zZMNNH",
-	"xmiM5g2YLpJLKL4lUzqXU6EIwg+4i9yJgOo1BqAgrCnSsIZPJBZ0g70OkdFHL49P/nRz0TPKvY16dPjK",
-	"YUu2pQszLJc3fEJgxlADD0lzhlYCWCkzNprSlMuZLQx49W9vuakRWiDIAzquKxsyz8QkozMsgsMQ918h",
-	"OpLNhIxe/un0zydR4YNwHjbJf2Zg9FiXhBt2xqgUWl0HpPQFzWJphSuzctquTQaZne4Gzuj8VgpRTZxs",
-	"rjzKt6ClVqQiLqkvL9s84+b8f3MWfmUK4bd4Pawop9KWzO/9lpE+fxOInUO7dTVeXlEqnxpdoU23xOsB",
-	"/QrzGP2IpmRK71lY89etVqmuTEu/CE2pXLYpB/6sfuuutGZ/mNuTQsHZZLexxmW7U+w4jr1tBklo62kW",
-	"1RC5RNdNyR2LZRPQsdNeQDPU9gVUsR+QN/ylKbfiKhgZboj+IOVqK+2gGpGyha9L21E6BqsF7v/P3rvv",
-	"to2kfYO3UjB2EWmWkWXHmZmWMPjgcQ6dncTx58P0O9vpDctiWeJriqVhkXb0Bg3sX3sBexF7Ye+VfKjn",
-	"UFWkSFmO7STdbWAwHdtksY5PPcffL6V7OWEWTjAn5jJRYwCrR6x7ysY/OlvDI0pPO7LTyUxNLlEbqSsF",
-	"PlIJegGI3qbPoT6lbCt4XQHVDVLrx5glBQjmdvhib+fZenmNyxrI602imOHC1I+Xo+U/B7KKFkPhqwYw",
-	"aVydaHa0O3GGH2OVD4BPZ3uz7laJtppse1ujneFfnv1lb+evu3srUig4ZptCx+IbpDRS7rdVVgfijJwK",
-	"KRWS7I39aTNlmmVNzacDU+5raTsvdK5uUHXS3y3Q229Km3LIcN3aVAfOxfs82LGdG7U13fRrbcP1W/Ax",
-	"qbM1+3rdRrhdEiK+CFCUa6SjIzNfq5/XZGND+wLWc9GT4OuQxWSWXqkRcB2Bt2NABOQxuiYoBAU/UAzK",
-	"PpDZJ8IYlf0Q0Yn1I/ZpOwbUF6lhwztmbuC0ZPfOU2wiTegDpSwG0/+Kx+BdICdRoifVHKOiAY99qR1P",
-	"XKqM6CnPUgyMdOvvglAdC7XIzluBpv5LDqSd9S9QqTovBDvftodE6GkbbJns1d0Ry7KUk5mdyjE0ksu5",
-	"+tuHrXUr8WErrnmOV/r5eCN9uxuJ9uS3EEVkD4Ht+KXtdzKGgGnl9TxOwCCAYWIZM6GDlc0y6pY1zMS5",
-	"urBWmKyFsvHVUV2LJE9soRaZnKiG45Y8nWUhc4PMr6Ins8wavZQS0Ucwl8CpWW9rvbezFtCCTLmiyg2S",
-	"tCkeELK7KnRYYvZLpqft7K+A+hq8bMde80OPHWIzAqBBTxNyPKs8Eb0Mw5NyKtM8jMiBbA8Q03xG7rzp",
-	"dvXOVqA/vVaFIpJw+yAkndT9s+QoBq/CNfDzuRcDub0CY3Gp1MI0lqwGMorlkkr63ZHUvwyZK9Jc4p0w",
-	"k1BHxN0X3BP/G65uWsGQFJCTlCcGGRyR59k4MPtckHeASe/L63SiBmLf+4qPT04JbIeMdiKJhT8dxEAO",
-	"KxK7HXsdbmMfIwXJgLzg49U9RqCCgT/a7i8+M8HOA4bfi8ooirnsDYdBRNWvKHpkVNF0h0DGR8O/0cOq",
-	"Vp1BUmmuRqEzBqjuua8UKnEBF+h7tZgWMlF9jFMT8zwzBuiA+/UytZuZPPm6CBz5faoCA/uxzTVzv9oD",
-	"De8u2nyANp4mW6NnUQA6fuzOOfXvWX3FWWJujkB+s3HqVsz4vdr+1Uer9RvqCMe0TBsFAZjzcqPckku1",
-	"jGrk+8BmnZpFJpdEH8Kgq7UIZ8Cs6WF3L9VyIA4cPyZ4QIUUZaGU6BmlGACM393+bL/w6/ZklmZJofK4",
-	"PxJxoXX5t7KoVAxx4CBqZv9CuMCehBNPsbUXck1ig5t/YgS0jG5sA8E9Eb8GYnkwf/aTK5lPVEIcn2dl",
-	"mkEiaizkXGPB27w/pi5dyMys9qnZkZm8UoBXU6i8bA+b+Am6KRklhmkYNWaAry4eJszvWMTYwVFr30i2",
-	"Y7fGQp4blZcjIbPM9tFJJQjItqaf2C+3mRDnWmcKkJseMi2Epmy5LvbjR/uYFbI+K6T1INfzrw/CR9Zk",
-	"i3jiTrcbMT8WoAbgVqdIIiecScPQiddFWkI2tjh4f9gk7XyfA2LGJ6sMU5l5GEcCQuJiqpIRRJDwa8Dq",
-	"nyQqifyL+Bfgisd+TKrCngHKucIsB9fDNEflMDVMqBMRxL1txeoJmCZsdXOrUXk5Siopz8JAvFPFFDqQ",
-	"lzpgE45CKmFdNPmKiXMWiFWMI1zZaXLBRmJv+AyxIEHiQY4JEJva2cDJkqVI0osLaw2AWuVcMZDbB2lu",
-	"S8hLg7q6qoDkHttjs7AmTy8+fnly+nH/6A3gT1P/hf3hyGXnUnArYsinRaFLNQF9N0svFaqxEAs8X9rO",
-	"6fwpcT7vDXe294bP+l15CnziH6h+j5v/NtV79a8nN5TwuT31GAV7oNwKXaA0CcTYGlm4omiRGrNhDZ+V",
-	"Jc0rPEBigD9j+j6fM8bKgJQtqwBCAcuf/vSnP7VjBwVn53ZeHX7x0N75X+VCv+EyB8+Nlb2PsYv7Bp1p",
-	"zvD6y7/Nw3fC9d0eGcb+RHcl3JNhAVLP7Wzx3//v/wcXFSkCMoPSPynQH92Hmp7AMzeik+PSpKH6BxJC",
-	"pIGSHZ/00TQtPtuv/hpjQmJ6AUnXYOyiM6S3NxxyOIM779x554W9awEDzF6tsT1/9uKM8TG8+4AmATor",
-	"51gkD3+sKeiZnFwa+629fuT8RpBXjrg375nMHAYeIOPQDbDqvIxQa6oTIdsmrVJVqhzAmKAjqI7h1CHz",
-	"Y+IdlsEmAODHXFHsJddlepGqBHxVdU3negYkkjy2OoZ1Y/oRtNqRN9c0IbS5vDKUK4Xl06wgtCkHxku3",
-	"N7Rr7yziHk67IHTLb6Rd3CRbMTOVS8vyqXrkjaTCpJ3nm4zHVIsFuD7eqSSVp9Ye/tZQQ4rKaWVGYlhf",
-	"hKaZLOE8f4Fu41w0GzmV0OsSuB/q3UjzVf9Fw40kevHPv8RoC4lMyYs6qqJvigHpc684JSJ2DqUA2Ra0",
-	"pwYSfcdtwXEoK09npJJ56xBLM22rlSG3M+hr65w9ywOev2/tJWkszaNidd8gOyvuR1z1NcrV3S6wdsfM",
-	"O4DSgwgXHIngMHKnXMqqzlVT5YpqUKzkKMZznGUYJ6VWBmIf8hHQk+PPNMVWuFJB0s4LvulorF1N+ks5",
-	"mfkmZtK4zGIsZQTHDesu4FWmON9kOcmUGa10AJqgnGZ8nSrcsXPQE/cGMWtQsErmE3C6M5DgD6KXKDtQ",
-	"kVKBJSUc1xh4vUDBz3nBuf0Z/vVr3C7JIj8tIPPg4W4MQ5kkrZLlAT0l9Jn9JPlm7hIeaYdsC7dofZOr",
-	"34wT5cHDWH84pQjF08rFdxcliM/y+kRn+1l0jcOnfaGFP/OoZsxBVqclEPTrcizOdTkLJfaqu5m3OvrE",
-	"5xKJCgKZ3CZhULA0JTTGy1ekc7fsQYq92qG8oxkWfW4/ze7whmu3rEWstoDw8OPxy/0XXDi9kOXMB64m",
-	"1L+6uAojWXP56a3Kp+Vsa7T7/DkAMfPPO18X9PC2gq5j9R9VuntMFwfhIRtb8EuEByoEG9lPpOlsYjXp",
-	"gqlB0FayAuRWphJ+69saSoHP+ghn6fv3XFNHO05ooGza1Xk8kg/ovl7wlrn1kcRdfOORtEo5R21kEOI9",
-	"ax4xXQSe4b21+/xNqeYP6guAOYCvdGxR29PHfXnv+7KWW5HiKj+M7X8zXotdfu8naIvh/JMiKUEgB/OF",
-	"qSTZDuCJEVYJQvyOsizS88q+0AydbB4tiYRL7448HfZqOCP+7HVX20YkdJb8E2NGubqGf/0aE4iImhQK",
-	"UNPMZRDhyDmSYbrjHT3pfnhiBMFdi1xdqUJUObBuQtzDdrTfHsuoZXVAXKOe1vElsY2HsudhDxI/01e2",
-	"42+USZR087uUTb/F/IiTDpn2hJK4vvzS3cb31xjQLrwcfhDTH0oNLjpKKUOXHtLfI8USGmtUf5ByNUCu",
-	"1kobyulHYeGkw0Dsd4gyx+R//5KgUKuy4CveFN9YKQnikjARj0rKvSaS315N8UcZ/rANzGfdeCM+9MAO",
-	"/hBsl9pYZDKnZGqCJ5cl4pNHzvZ00LrudBghSSbkSXqVJpXMgIzNiJ7RWB1Eh9LKh8rYv9ewqEd48CNx",
-	"cvCj/Q+ApSJgCVYR0XMNuLJwMHOZqIEAnEDMr1T5hNI1KPlihNxwrBjBELj6FbUr13CuXbsBzmmu68mw",
-	"+/bEKUBQBGPE4TliJZlrOzWIaKIShyKVLVcq6IIsEUiMp5JbfSHsokQi3hsOY0gmhe7g0li1yKBG1ZNu",
-	"tuBP5DmAMhHvUCQ9ql+DfINPRbXppN6l0MCSpp2nDyfLyp40r4IirEJZuWwXD+w/SpNL7ZJDzkq2tFIZ",
-	"M0kdUuTYZwU3gCMp5wU0PsqRWY/NAh3EY/JAatqrTKnyBS3s11bU4OMHuEDdgeTgODwGVX57ut07ys13",
-	"lV4znSUrVwPLlltcD4iPuFmiSO1b5NHm/kj0vDjp1otrhyLuj1raaNbjnKsMKnk0wFDjnDDuIsW7HdUF",
-	"pShi/t3Y5wOGHs1Sa/C01r7j+wzWIkhDBTjmRBeJpbEBrhohPNb7bkUf9SwAg/SsW4jvmE/4t2Hfa61b",
-	"GzwSicpSyJu07apPZSHh0OYqM22wlgFAJYfYsZY4bFhnygzECRnbXmrimqsEubpZHoeKO8j1oAKgKbxt",
-	"W4Vy12mphcqv0kLnc6zWKFIs70a3tVMR56IXf/6wZS+Gl/nVh62R+LD18sXrlx9PXh4cvzz9iHAI7386",
-	"fHmMiAj0mzenL9/hLz5s/Wq19tZGjvZPTn56f/yCXjo74VbsS/2BeAnzC3ClwBbGGUy2k1BLXF5rmhvT",
-	"JAsIF75QQv27ktn6WwcbCq6dhxT/9bunRf63iok/CofFS8SArZ8iyoytL21diN1CjFplrFvJPtDzhWQe",
-	"LSciXRm5k6F5QhWLoc7l9CtH7j6Xl6pBE4T8xnNW5ueRK0JyhVukUVpdzBD1hcv7OTekkVppOJe5nKrE",
-	"6pTNB4nvIBLqSuXMQpGGqcZlUZUzELpWhbxM82S0CqEb1aVh5EQdTAEKsh7izogYJFDcr99+0ji5x33E",
-	"vG2UTHN9ZbXCoLoVzAYWmoEspGfHjH8YxPBcaSZmZxLZvn2VZmgg/umzvye4xpxGnxacDw51tb34FIpk",
-	"wcmA9bKSiv5BxFBlZp/FNeeVm5m+DgpIwILgSeABGJ1dgZsE3apeMFv57nabVRjsPoD4iEG7wWMDjQkQ",
-	"36NoBOIdqTjSgjuFCVVgjsT2ECR0jAAOdw41ydquNuFpoFzU9gKZQ+6Z6g/EfmY0dmLkkr5cX2MCH4gj",
-	"l6IvGwn6kZBcYlBiUQSVCcBfcnWN1qIvxeO7Kwpx8O0VGQnZpmvQlqSUfAZ5Dmv06vKkhzsJMkPs7ZkA",
-	"nwzCecAnGHa7VQOZySu1/j6xEubRiKkJxLo0daLxsfTu/l3LVgwhwoqz9juUCloIXKwNb9Cy0Nm22+7d",
-	"9+hxlQMMLWiV7nm8SL1/lOVOolCTP1ez1Ep/XQXQN3XHFQNUJqlZAAlEwQ+ORaJMmeZ8U8F1Czm3RTqd",
-	"lVbagPOnd3D69v1RH9V3gkWj8mBBI0QPDcrw90cH4myfxQqgD8k8GJLEKu0sY0UUGXgczdN5oa8NpguL",
-	"Kk8UXrcxPmWOKE0k1wkjRAfTQ0q5CdoFzKWFlZPFFFbRjKlvxonQwK/Xe6eT88qwu6iD3BNH/d4t64OF",
-	"yGqfcQf6q4fLbDeQ7qdThPkFLmT+6Ih5SC4iWpD/WalKvaqy7C4idHejJXqNl/o9+v+rvC4VQpHlRVVd",
-	"yNpBt4lXED7dohUCeIksJfDvgUnPlaL3KE0HIg7EKSAoxPSnmIFf0FkdWykV9yMRA6UG/ZVbrrm0U6sV",
-	"lIa4N/DFCFW0Oh0HVH7G54WWyUQa2yaWqjZbral86OUfU7tsI1VGJf2BeOEnDEyKULLi+yE0GkhrdIOg",
-	"ABUTnZLRU6iptS+sbUR3gxXepu/svCpP2S1he8eNDgSzbdkls8o9j2Il/gBNAUKazPAeo8gIKPJoZqGB",
-	"QnsmRhcSsdVCKQkEQZnnM8SzGItW5Is0p3LgBtffXCfKuWToWohcoa/OlXEEg2BgMrnHwenbn4695Wx7",
-	"pShGwWgjCAFihK7KiZ6rETH5Y8sB2Fq4O+U1jC3XmHZ9LhMegP+KXUk0F3KR5shpiGj7uQ4bo90EkPk1",
-	"xDjqkIipM7EzYfEatfYR8fxZiw+0iHggQA6ZESTk8HfdjNFC0Jo/Mc5XiWEejAn18KJ3FIIGE0H7ds32",
-	"PCeYh+aDY4P5kNqfNS3c0RGlHkOZTX3owdYzzb7xyaHpGYu93R9wXo5VWSyf7oOT0EHp+RH920rwgEfM",
-	"f++JETH8FTPAY54WV8g0Fs+Hu4H0EuSWCNg/3ZYrCLjPpw/V5428HNjQE4MQjW4+OG62OxziGGQpMiWp",
-	"GMoJlkKXrJBB/NOPkjdHmkN+glUi4k6dCrKaHlafgk9817oUXU+Ackkh0keN6lGjWqtRwa4WRpWs5XyB",
-	"QoUuog3xYxqxoGgl7IBpEIwIStLbuzY5GIUaCceZMPqXlgNxyO68zx+2yLn6YWskfv7l17i9xPkVPvSg",
-	"EQn4xBsa8rr65mak7A9Hqt2cgGDn8UJtAufG+C3YCma+c2zS7yi6+VphIcNAXVqO6gos+L8jIQWn1okY",
-	"/xZ7CJZY5Xagsegxdpy9JcYCcA7B+aoCTVjnosopeaNPxNHs3j1X9iI09TK34O/6onZ3Ns5GoCj4Q4fh",
-	"TPweq8lUOUxgdJSzQ5gLENCsmQa15tFljt3GqIfTx2Kc9o/sEK8psZzuA/7zUeiHxoRp9mifF0pe4kcM",
-	"x2ULiFuwOylYw2AbkdJXGSV6gMcHNIsufuOczXbTpuj4nsvsQhd27e0HIMbBOHE13GTbe8Q/q/HI0u7y",
-	"YL1o4gA8MIDIeX86/Ni+/YIkpSde7+87ory/V2lWPk3z+p42IxGbicwUQt6R2Rf7UVv77tOieJrJfBpM",
-	"hol4AhAwB9B3ah2zVmeislLa9hJ9nRuoX4zZGDX2X3NVSmsvx12geHiAH8pZD42jBPhGWlpdzG8o4oEM",
-	"jHbSo7b22wXhk82Fbb25GjrT9meSjg6BbxPiqZUdxMqSR8phdQnw1NPSnmiD0Vq4+pbe/WQNXrYxC7JJ",
-	"c4W2LMKLyuZVkpZhbM9F/txTIM37XaRWgRS4C/64Bx7HBgVIvh1mqdocZfwdNXSL4/rIhPUdMWFtcuyi",
-	"m3P5Og9VoC9CHsa448i01kveZbM/4KXzWJNw34WTm+3C21XB4JtU17Jyc5AE/0jl+SR8N8pbbRpZLrfP",
-	"O01ZltdyqoALpajysQB4M6Yz5fokvEwukFej4URtPR1H3OkHPB/uG12l7vT3xyNx30fC76ZGVvC9HA7q",
-	"xPr6YFeE5/YzeAIwVAfO/JCCh4rwVk4HuAIgcoPHAExJqNSD1FlUher+LaR2QYQtuVioPCFOCJkkRFUU",
-	"wFcSprvOFRTsNaNvbIv7HEg2y0dBL9OSaIgwzBXmPYMaCEXHGEjCWhcXM0ItEQ53TU8ELB2XCJYUerHg",
-	"UBQ9h+1Dp3FO3TxDAkcQW8KQJBHlix5kzqQlNGo4uWxqR2Eoiw9zBREUHrmcupqmP+M13UtL19Y15Whi",
-	"giZEf/g32DhBttGCIymmaYRIIbET44zA5BPjlo2bCsIT3CdjN6PAgyViTL2mWcTs66fYhEpiMdFVTlvU",
-	"uYJq+5VnvYeJM/UNe3Z48vLwFIrSB+CgwEBL7rWYlJNbgOZpvEZAQ7ynqSW01HgHMnst+cc+7Pqa28nw",
-	"CeMNH9wyplQy8Uxg5FDaamfzwBNV4/MgH9vWCNxrUQe/x/27HXg6vpHLYdPbTUh7DMrHovTvoyhdF0J9",
-	"KhU4YW93TTo1MNPTdE1i4MtPLjkU837BD2mNGFey0gOGUheVxnTnGk8gqYWnb0/CAHHvx9PToxOUf/Oq",
-	"rGRmn+hHlNtn2MOqLwHKzUFSgPNyJ7h2bI84mNwQSq6wVYrrQufTWrJy4uvg375//eptrQ4+gPSgEckk",
-	"KZQxY2RkWdiDWSu6tJ36sPUvXRX+11alpWc/bI3DqiDgwf/LrgBKcXYMw63jEKhkvtS5emJG4nxSLBdI",
-	"z+fBQP+y2x+IVxhah1XkdPkK2GUXqvDDrw8B4++nB0dioewDPLD4P56+0sW1LBKV2H9BUk46zeGSo4ia",
-	"LEurs/iC1XrlKSfrQ9nPROcsoqeVgkAFjU5XpVUvsHCtAg4mUGOe23eMmlRleqV4xZncijqfGpFpcPdD",
-	"8iTuLTmBdmD9d8Q8ZXq9nef2B9f6XBeK/yJmoudSJeIgVyLujykBhz6J/SbKdaSTBFWlmkyUMRdVhvMv",
-	"JpmSVCZNbz4xOL6xH4tdowtdTDWUHu/uiVmgwvnXMkh+wMkeeGSFgZWN7yC1NEbiYjpkMWfph+W8dWh5",
-	"fqDG7dnbG+70IyvXIYohuSItljC4j3P6Vg8+BsAO10k8FnGWyEVMJSVEsQkRLMexhZ/tD8RB+D3YohSu",
-	"oTzesC4+yGZS8UhIcfTyHREnxKX6VG4vMglFK6mxa64WJVc6Y2KvXni4RCdqqLQP5M+KdGpO7lGhr9JE",
-	"FSaIuMWfP2wt+PcQBv6wZUduheGHrUh82LKz8WHrl1/jPucBaRymCeZiIH6CvYZTh2IpSQs1KXVALIdK",
-	"s/PBxm9f7B/Z+a+KLAbtE2wGKH0AYQwTnmtX+mA7RiiXWKkBYbzmeqaG+lELoGFBiu/UyBVAogIsi8mM",
-	"yTNj+2vWYjFVGn71d2msgWJEfJ7myYvDmA7cub1tvdjmSRkTpVvmMoFAui2K9CrN1BQtBRFPC10tjnWm",
-	"TEwsqNyzJ0bAH43o5cC/aXc0xhCxnsZUkxmfUIrshqUiMLpec354cnIdyGyMbOrrPBJnJ8f7L/pjFIqZ",
-	"tAcYP2FUiVX+MCRfz4JdxFL+3tnJ8cGPyA6K9ytkPXEaY7ApXGjR3me0ZYLKUnemazVP9iais5Xpiczo",
-	"lMJFAFKy1FbI+xesPNVVafvgPx2iGtjbyNgN0qvywg7ZKiQRlAGbTF8jZzCcr+Daty+WRWWAP6xe02N3",
-	"BmeIwVl+TsmPCFgB2ZqOlKxRoYuDqQvjnyg9MuZTGaNQ8KPxUwAoXRz45OxMkmA9lPvBrOF2GrsETDq8",
-	"kJ7HbVtZBLMDAjcUjFTOyyQrOy3RDFTAHsaqeGvb9iZFtOVF6C1sAzUPJDjRpD+YJUJdNtYIazFG3urp",
-	"FATk1zVBHjL761TrdzJfcrbxne2KL4l9WWFp75n6pq688dFQTUEGqKQ/Wjlh9Aydp1xfj284whOZbx5k",
-	"o7G2G6kk4l0n+VLL9fWo0QlT6oJyT2uDJKlJTK8yy7xdw5cgUBCtThdf9iRggj/UJehYtOcMoz0yW9Yq",
-	"UWvT1WsVXAFFa00mBuKzLqiuCUTbMd/UVF9h1ETnibFyaqZkAk6Zz1vBI23eUXiFmqPRiAI+MZdL1JNV",
-	"UgOsfjZci0Wd5um8mofI02leqqmCtQc7WE2qIi2XW6Off6klgMHgA5P3zKwavBp9vK2u3pc5JTmx/Una",
-	"JJihSOIYsJTDkR0HD1iDiVLJQ6r0VrFvu3F/4WuSjPaO8oZJtryXALZv+w+TSKinAtencyPNVVmkE7NR",
-	"pMyfZ3qLA2JHhbYap6qMsHczoGQQNf+FLuayFD0mnx8OhoM95x4JXjSquFKA/WcmhVwAAz35gAs1UekV",
-	"mONYM99bqKJeYtSPRJKaCRj93jt/vlzBYEGvT1UAgkHdD5+oRTkj/XI+T0tQiPMJxAHqXxuT6zmTU9Hz",
-	"9Tu6FEtgbcrLfuS7b5jpBODaTJpQyqFRvhjUfqLuzrYCW5pL70KvjKfvdv3YP3rjyxrOl2GJaJ7Qa1EY",
-	"/Ugoic2M3fXB9aggupUj66ebxe2tgTgAp0xB3gBhUsiFDIyQRaHtkcWQClL3AkhDzaM/oVYYb5yV/vBe",
-	"o4CBGYgXVYHlxNwlXZX2P74uBkMY9s7YHQ49sAWFcFPm2gRBRo0MxE8zjVId9pq40Fmmr42IF2k+jUdW",
-	"MXaSMEeucbyJAivbvnFkHweLr6ioIISsbVK2RVyvbPrbXOaJtNcY1VIFzWAurERGRPq+RpZDNiz5smGH",
-	"B85g7RRZye+/bCUXfHgwKVRi+yEz0840+o4kwY3CvEv9brIrtKo3JDm+XAJ/iTxdc9UGczd3E8DS8mRp",
-	"SjUPxSWc0Q2T++vnGdNl7W/ssV7N9G9E0Jryo1ePpNUTsgGFGSREiGMCxnjYBzpalUEfhSzZF1BUeZnO",
-	"lejFZlaVib7OY9rvSWrs2cfQo+34E3g5pqgsPwbOZHB4atIerCyYgqcTtrlv91yV10oFz5v2SoRD23O6",
-	"4R60HgE+tK4MoTaHpBxLc/nHKkfomoTwtPBiNc/L9mf4DyXnGFXCJbguwfOYsghqF4e7Pr3uSlSpiQFv",
-	"Wg7lcWkS20t5oWTJBBwYmAWdgygV0SLyAApzd2+k5RgaRG890qfaTz/FT/saBaLXab214UWKOQzEPlX/",
-	"zfS1mFtxDkVpDoYoIPhob6yLggBn70SV+7Zrx9Szrdsnj2ADbxLzpZDBgS4P1/vWaDcKtPrdrgnUTyeZ",
-	"rpLb56lyn0El6Tq47lO1+X5MbbrvtFM3z7JjA7uT2y4t1iekAlOAVdPBDx6tpocEkAFs57Z3g32YVg5M",
-	"tU7IzyFL3CBevhhNQLkYRwRCJoCtmWprBrt7lWGf1CRNOMWGklikWfncSMSzslx8hHdjdLFLHgpLNi5w",
-	"DgeFeq5KILqqC7G3u4uw6aJnf9p5Rj/JTOeqb3XU/1STklwh9mKHC1mKQl9Duhbzn6xUfEWsvYpn/Yi0",
-	"i5nMrjiGzCNyFofVG7JwRSAjHPoxBsUVPdEc9O7lmgYTieefPkVib/jXSOzt/mD/tWP/75n9v71I/Pf/",
-	"8//3UeEti5RjNedycqkvLlCVwrwomEMGQ4YppDQm7o9f1NSIS2uM+BAb6FRgC/oIhUvl70cuCE1W7koe",
-	"EwTOMImJ5VFM1WSERxAf/nj88v8M0qO4W2kyECcKwgd8diCmgpr70dmpnQF3VW4Drl4SR9w9d2M5ysrw",
-	"8fgOd4pVve58o7xN52m5CVT9yWW6eFiYeh5Ll4L3HshIp8pTsDW1DVxRd3djmrssHnNkH6Li9e5Xye12",
-	"Kij/zaTyNUornURwvH7xhzryc9/J4vI2Ki8quyZeVWXtJQJ/CtA7dcGAnKUW54q8Ulbo1OHx3UZHJMsC",
-	"4qX3qhD3w7Te+tPovoBBBKk5ufpUivNMTy5dbn5ZKDn36bD4idI/XVRwTbO4XblRIenC4A0DaqGPcbcM",
-	"zcWc2y4DSNMMTPUxcYy5qLZXN0DEm1Iua+Il1yLT+VQVNN3eXwdJytCMzCAXoVDSQOUqITCra3fFwL7o",
-	"30Hy485ukf23i+kGpkCa2KOxsxvtPPvl1pr9icow7+XLY7V3tUqu0yyrH5WHMlCCs9Y8nY9Zqt9DlmpN",
-	"U7vpaqK9cpNnxEMcb+xQDPDtuzFDvLJZZeh3dOjxNW2fHRMs/BqmAMcCEFh/BaS+huZURxqpoTevxxs5",
-	"DB99WC+f/9B6Z1/LHP/xkEfapyHY0vWF2wiFpK3JkTVL7TYlU1pdyaySmA7ZUAgNFuUQmPY8Le1TcBHa",
-	"Cz0kBnKxLwwiRQ6QDlEy0OKX5WSGGQcMAOJPCWE7w4MUUWG7HDpbFul0CiEsOZlodBCUWsThED+Wy4UC",
-	"SO5CrSG2IKieqJPkXsS1qY5Hq9YnoR/ynD4B7aK0s9aPRGx73PFGMPOM44IQtTHPRceLbqoaL49rOCrg",
-	"ALigwGMrkkoLSMoKEkrE+ZxeZVyVQitwKZg6ehNgyuZQJjBVumiOfA22Sa2bNyCcIJQJhYU1aO1uPjDC",
-	"kuu10vf01f6LAAixC3Qk3EoPlK0XfgIP/9cuA6oN8jZi/hF95PeCPtK6vGtur1atbBuP+EapMauqFuNj",
-	"s19pjfBqwrytEvq5lLy0YBetGYhjK8NGIi5nhTL2IokjEeuq1BeQpQ7wRLKUH2m60iwtl/aX7mqMB+IF",
-	"9hfo9OJrdT7T+hLwi/5dQp2Emss0c9BG8DbB48UDgkUBYt5u6SR6KbJmdquQCzm5lFOuaSGqN4BKB9Sw",
-	"sBy/f7MeeYQz/7W0Sf5cV9Eh/nnwVYXDbwi6xLv+uo7Qrc8tJqJscGprm9G+ZQ8BILLOdBmHqp8zpxh+",
-	"DhJ+QG8Epw4W73iuU/uovU0gp2csYohjWJ1RJb5dTm2FpwFNKHJ1cQ56zL/6sUznKh6LuNTTaRY2FOqm",
-	"Kx3Eh9jTZ/UDK4cOT18dvI0cagUWfd18tk7tJH2tk4Uf6zhXsFzfu122gXFV0ozebot/rpkatwLM6vAi",
-	"BJBZbEIBy2eNa26M3J56YdhSg7gbK/OHp69evA3V0I3RgbDjK+rp/SQVH9Y08StVzJQs7x0bq1ul/J0i",
-	"ZH0XgFe31fSiW94K3OStgK7uvo8f2NJ53Ir3je9z+3142/ihf399GJFosgi9R2UuOQ74A5XkvDpIzQC0",
-	"GggjWeUhBgYMEvaxox9CyjfDtZTks6gFqep+INHD3ATbpsO6tU2zaud+if6ghGvVr1OjiMFCn/+nmtg7",
-	"Cd1J2C77xhgyBb46EAe+FFuSN4lcR1l6qcigqFEkRDVuAw+NXLj0Ww/5uN71sh8Ke+TeIFeRvdmZghpT",
-	"4iFhhvXAVclRLZKv76M5g4/+dnw0EsCdcn0tUvPopPkNOmlww92bk6ZFE95mMbORERi4zZsRABNxqTyT",
-	"WjYYi93LffJdQIYGqMyADEYxuVYswG5gqabRdUC9+VqqBH1vXZiMJ+hRkbhnT0j9WLTtyQdXKlrjePsJ",
-	"QLHQ5m52akQRaqgiCc8Feh/IwclxNXrbDMSbVW+naUS/KAIV9JS4v6m1jyshqqjJDeBP+KBGkwSILJrR",
-	"3TFYNO5UDBpuKQSFdqaxo16EMJD6BDzNyJDUrTysnHyZJC0H8WtEavBL3z5gw0NeL3cwzThJHuM0v0kV",
-	"YD9pj7frhvi7V2Vg+zNLjI3dZU7ecQ8dTwqJJ4xfBxqEFRr8sMdMIAeQ6O0NhyNv0aAJdXR2SuJFlXXh",
-	"2R+v0xsCFupN/GmhLLkftxq1KAwaZvlX8bKFAuDRr/ZgfrWui/5unjW3eK2Rzi/f7Q2X2522+kNdWY+7",
-	"9L5dbrfam3dVjG+uZaFt0CwmoNj2RqYoPWsERczDtPRCAaYG0HGFNeXkpHOvyiy9VJGzPFuNyyN6+CFP",
-	"yBsegvtYx/nwY+Ux/KGyLVeHH+xjN3eBwkOPbWd6uv3ZqTI37q1MT+0tDWm6djhy4snxg71X22eSAbMp",
-	"Ay/O0vwSPbmZnsaATsFji3gkSA5CTh4sKmmV7O3bc6p4d77V09XCMwDAXshy5vGv4T834DAhA2yIxORQ",
-	"Kh6y+CwYSTfaVwRrArjUADRTqsXgUfB3UJ4rmUBqJO9RO4EbnpfPN6r9IerAyrHEbZ07Iu4Aq2Msjv7x",
-	"+vhde+A7LZna2DVZ55NiYQ61QgHHTi+wCPgZJJMicmR4H5s/V5C66vqsCzqByUDsJ3PIQ8uz5XrC7VE7",
-	"RzczeuN7ntO7rYLIzh+twfd7dluNGeq1mJirj4j1RIVh92a58D7yNWeD35cjYhOYyL9XZvnthQjUUDMz",
-	"RHjIbxIldtvddNlWC2TTT2QpA7CrmZIZwYulAMRUOoxnQr4aiEOlEuPBp74N5NQKzBTz8COus8D0Mg8J",
-	"HIDCzZEsFkrz4QEP21UAbnJZpAsAVV9A3hCVnMrMaBpsF6QlBFdwdDiRsYBK0hUZBEv0oBwT3dhWDINm",
-	"O7/4ughXdzwbHeBYEFcX1srKlVkPjOVzpTviB6aGkE4X2v9ALfRvdBBjxgWsGzUjPqgQ+qUC3HM5uZzi",
-	"rgrLlykXbUxEvTPlil4PtJX6JWYZ8xcmMhfnymu5DuAIEgekRyoFRq8T8O17uLwinc5KMxJy0ysWDtTm",
-	"V2zL/qaZwKTjuxTnIjAj3NqsTPl72d2Cm99+JC/J7PtGDDC0vzGMkdxgcVLVJmIVPsYRHhId+q7X/u5G",
-	"y/Ia5e/9aQpv2KJtCKSb1AR4eNu32qUyWKH4+mVDJvr3SBw2PTw9OJkRVSFbOVQnvsY4ZFHlJCrTAsIS",
-	"BM7ZHyNaPoqxdv/QPvfgK5RSrHyr49B6ZWDF40Vo1XWr8Ds/0L+xkxC6qtoW4YYTEdwxnRqCpydc8UQJ",
-	"QJ06X3IPomA3BN6mXkwHFsvb/ftnx29J9/W/+ycCEseA85SXVhFxKFfuu8gFY3VP24OBQPqSeWWI2kjM",
-	"ynJhrW37XyPOjt+6yx2R1nO8ZoEpCtC7OMuxPxYxYSITjYkslSnjukaPVayFypQ0UFK7SHOMOQadRFvA",
-	"OA4ZZDGxzVyqJYTm6vNCD/9DLQ3BVWH1ipUXifqE4oN8FkwRRRWyAMVm25aohAG/D2PJs/rrGG3IRpAl",
-	"TEwvfKZQczU/V8QzNEunMyj9he8zVPQCaAjdMM+O3wJyzCLNycRAb02bHYeh5Exfq8I1Z7dPaVR2McLx",
-	"AsoWbk/cP/8DDKMX+jqfFjJRyFGJ4DruE2xh1Z6MI8APi5xLhz+ZGtvbXCUBKhjosJComvD7onf0j9dn",
-	"R+Kn/ePDN4evIxF/2HJ//LA1AlMv7n9NV45R5XGoFz5E/on/wL1ri2tdPMGe8mxF9+bmqR9M/4HvXcH8",
-	"LZb78uR2XBs3Xkqg+3eSKDBsq8edBJlkJbrxrEOTTMlcML6x6L06OX1/hCgKhXqa5mmZyiw15FbG5HTn",
-	"KMh9O6SejZwLhNUaq5CpnHl49ELlKuFyvpPT/eNTu8+ui7Qs7RFH75OgsZGf5r9UoSNv2yLjLQJqpIXD",
-	"izZPqN42EReZnBphrDCnXvBDBWey99ClLYy8UCBziK1q/+gNem8cw5KD35jrucpLRoAG8jkg3fCzpwvu",
-	"eQP+gNBl6rjSuDy7w6GPYjElCXnWMNrl3mEPm2e6AHx1piGJkHmJqiB0XhY6ix2FxuZ2vc6Vl7Wu1AIk",
-	"rem3Am/BPrw/SXdMcxgM/V7kG7c7k0acq2mV/1EitTzwQIVZ6w3j07IhsBM/bi/1SVY5yDo43mdH/oTa",
-	"/eqO8Uoy+voS+RNu5CGtOf5IV+74fpb50fyh4vwmmH63cdzvWvbONmHvd95PL/DvpiafvSsz5l99JCq5",
-	"IvgVgKSrT3JSZtbKUXhhEZE51Y5lcjquUfK6b2AFcLDlmImCsA1LpF+Rk0Ib4+8iRAumO2YgfmLe2pOD",
-	"Hw9+DHlrBwLHhswfzEEQfB+5mMxAnDFvN/1p1IGUjk3wfP99eegDj/et1vJHEMCQib6+og+Uvw9UD11q",
-	"qpvL1LgJfoQa/PY6LR1qe+54hSiVyx7gNNlYeuAxW8MQ9s1kB8iCQHislwTQUYwWOvX0ywUBtvAoB1rl",
-	"AEvmRzHwzcUAHs+7S4HPwam9OU8QoG88e1CQhZ10wgZPldMsb888Qi++SR4YBJ47eMMheMzRvu8cbeO3",
-	"xhds2C9Uge+kypKWinl1fOGQu8Vpsmim3aTEnrnTs5la+t2fn0eV8vtSDb/wVH2JaviQKt6N56Sutf2O",
-	"jsnvVOP6rjSnTQ9Jsl1Kc9kdnw6RrJlzYhR8J3H0p+VMloDkB1XvRZVHntjCA1oj66y1ZoBHNS0NhlOL",
-	"KhflrNDVFGvkalRTCIqZGNGTzGk10UWCsVL7ocMfD96/c/xDHqOnmp8DX1Jeesw/Sogz/YF4UxJKjnE5",
-	"c098mSsxJdUxflzbMYP5QAG9ITRtO06Ms+J7MbzWdyW0bw5PXx7/c/+tPw/I2WdNPfSKxvgLx+YteicH",
-	"P+6/4MH1I3Guy1mDCnMc2ok4Q1Xu0gI5nJF3fIKTV8trXXtvIN5iPmAd+R/A8EDWuckgrjK3uI7eK0+E",
-	"AewlO3jkLxGOJbkBH7lKVWJHiBQoY2qAIFyjxvgjJiCr7bUUWYlhnVODISU09H36EdGS4UiWCyViO31x",
-	"5JWgPPG+uHCHevc1wXcqt/eYnqqe4YSlGPEAyRrT+lVjN1gyECAWDNQgXegCdycxATPkdxPLISICBLeq",
-	"DWwHjOXzUQrTHGTtlNUxIEK4hybGt3N/BoYafKMd5zuiAJcqrlQievHLZKrEgS5UHAn84QSDf3G/G8G7",
-	"KGenVlDdIfcTe2f/VRWZ/Q9Mz9Zoa1aWi9H29sRezDIb/fnPf322bVRudPGU9hJIW9oRXK5BSaPMm2Lv",
-	"Z8oG3vKEd9Bfuyxbo2fDjYNRbrgofR8yUSC1kzyUyd7584vdpzsXzyZP99TexdMfLp4/f7ord87/on6Y",
-	"PEt2hltRDVvS8Q853hiCEN9anZlb0MdsksgKn30ELf/dgJbzVrqBOoakzkZlnxNdKNEjLaEmcFDGww+I",
-	"XuUyDzK5VAWLJ5ZI/IKTUKiLwDXKRXFWmaGrsUeA55EXwpX9+3lVelLpSGjos8wyyrUj7D+sU7UfHAie",
-	"AcpoBYIdHhnoX5jADW/MEBYG8gPiTE9kNtOmjCOrmpV6ojOk4IxdWsP+0ZsnRiw05kPEc5nLqZqrvPxo",
-	"fxePsYIFolncfkwfoIxCbjkWH7Y+bAE+OvQXGxB5RRWxxLztmbC5rAbXJvKlL+RbiOBrG3Ry5Bca/+TC",
-	"ynw7Mfg8UvkMxKEWc+A/IcIeDimv5+oJyLgb9leTUjELCimYFs4uZoSfVYmYSKOeprm9W9IyvVLZUvRO",
-	"dFXOALk+EiBW6d92i0a8D+2ffG1+JF6kZgFtFkgaarsON8+/KxVWNEDpYCh9neTf8t+1kv2bFQvT9K5D",
-	"XeNJ/Z3mNt9brH1VHplOushWW+8nyuSJsT4pRvkIeGHAzVK7nmmCRzULyrtFnBFlpUAzo0P0WmyYPguM",
-	"ArNFwWBjLbyHFkot8ypC+seCSWxGQa4ZKYmRN9O8gEkNVv4B4RIRLjo2XU+EU9fTc3Vd19XHAu0yX/6M",
-	"hsDJ8T+PX3t0esfxCOPCZDE3N4B+L1atzKjTkrRzxnkyjNnKUj3Np9YIYxYkEaM5dup4MtCgBaB9z/xn",
-	"b5xC5oaQEaaFrhbGUyLvDIfDUZ2yj7LurFQ2WueUUge/tktkxEWhmJANyKH/XanKmkZcum11t/PKLIl1",
-	"aS4/nag8eStLlU+WsejN0yxL2fwNOQqlWGhMeEZjZi6X4lqmpSi1MDPbNxkOpjaKcUhlZxRki9t30dDC",
-	"7WV/7o8RqoqCrzDp9rKiu9zUeE28ow8TpOt1faInHyh1edxiGcLM62IlrQ/mmPP6+o0j3Vq/Nqrt3KCC",
-	"297gVokMEVoCLScE0bhSRXqRchCBKABMOs2BTDRRnyJR5bZpMrED4bVS6hhh5jjo/SgzYtcpmuoxvILJ",
-	"kVSry84P56Qg906aRAzpUWpxobNMXwOreOAVsI9uf06TX+OROGaVDjwoXE+JzapP4FFKlBiCyrcTlOVI",
-	"o3Pa4ZmexlFbtY44+sfrN4eBDBG9V/tv3p4dv3T+qguZAngCM3XBMcBfuvR8SEDqDwRXbmGVE7oKcl0r",
-	"7Shc1cSlCjPB0frPtTDVZLay9j3tKgr6vD6+VQKFzOwBW9YAH3Z/8Km+3Fk6O2PxfLhbq3bxubMRQGom",
-	"AtJKC1pWzoawYyO9EuYcigughKLKcYNFSNaLmw08FsGYI1fdoYuwsMMKQud1oluhJx35O34hWChcOVqt",
-	"vkfErhVkpCGoUcCZ0lFPUWpBPOxw1OzPIOihmsIVxPSMUu0Hl5KR1Sc1qUpwCPuvp8Zq1jMYCreLbTwx",
-	"VoNOL+zlAZy/jCteskYNWaCUXIyid+Qo76AOT7FLicwSfyk5jbgyyEUHe1cYuQT5qUXv5Pifr9722fU1",
-	"uhGrlG4xSnm28iBAfccNoeb978KbJRxlSx0nkHyKpMKLXCmmuVoRum79ei01k+6vMTg3TZ2LkUS//1CM",
-	"AhGCvDg/uM9RStkpsQKA9Q1rBXLKPliYjqMHTFXw8kN1Fxav432NY16C1epS7SFDqVrYThsfMFDGhZbZ",
-	"b2pFvr64cNrTEjZLUEYkDk9fnZxu2/9/YdfhxcnRyem2/f8XwUuU6Q/apF4A1n/owA61U9TAPP6M8/MH",
-	"crxNDevluqlv9ce39YzDhYIxEns/p3mlK2M1BSOvmLjxDj5z0ZOlsCIDL0I4soU0M1i9FHQJYoEmuGJU",
-	"gsxlusDgyBc73Du8uGQ/3GRJx05/cgAIcuVgrNc/4E0lAQt5VVPqspZRfavby3k1t9YT9WTrlw7r+Atc",
-	"0mBK48SAubzqGkNEHuNmjfzVnzs80SbNVeiFNmleGY1pU9RnBDf4NXLjqX04KPzmex/2cQOvoh92ZS2g",
-	"Qr7Cd3Arp8B3DafAGzJwRMPVUD5CLTxCLdzaCx6wqjtAwabM28w/vhEAw6Vpys6W8nMqbqh3wjB4jNM9",
-	"Rt59bS8sZ/gFZdXWMq9hwcH1N5OIRyWLMr2Qk5IKx1IToCu9P8HLv5jM0lJNyqpQkGNALhl7tXLZMVed",
-	"5aqGueMHFJMiPWDzz+uOBBMJH6/dIg4yEgsJV8LHq7CUMaLtM0Fot+1Vq5OtK7VGLo2Y6es+Gkme6rBW",
-	"ZbtiMJm6wWRuMJegiS6Lyfbwhhp6sqOiFkPqhsL4YByBpaWzzCqAY7G51XUDjsdXAHxd/djNSB4hhIcU",
-	"di+ypef2oerYho/4Hg+K79EUdhuKXCfXNgpOXqZW4/c1jSGCZV4TgJFQg+mAY2SRCCFwRvW27LF2sF0M",
-	"iQMoF6HZjo+2QA+3nSOHZRyEwB4eONl97EbgZJ4+mIM/KHpybQ423K2fOVZ7IzTsyUqaeA/3mTVmwd+c",
-	"VWYGMZXQgra3jeK8WfvXk+N/nh26DDby9yKOScgrEQU5VeThBzhJTp6Lm6Q3T9+ACR57O3UsfAe9te3N",
-	"eeDz9o9DX5eR+wL+uSzk5JIy8qyNa9WXS7WAOHSiFoWaQOholtqDuQQ2cUUWZj1TDiAew5E2rXnnJeMO",
-	"reT1gaIDFTAXtWQJSjgj2Cv4Tc/PXjCj9S9G/lPknppg+CvxmJUQmTfrXVsdNB/9cYh1HQQm2gsB4M1O",
-	"r8BN+c34nmNwui8YgROO2KW5HxyU3BlzUWXZ8t5AU0IT8pHV4+HYcr0H5fbicZvE2GbM6mBQ0I3rvY18",
-	"9/aYVi9Ia4YAJADZmT6eZfogiD7M650vyqWQRSGXbFbYnamVqVWr3XTagAKBZHJeeoy7r37qNkTWXOlq",
-	"F8I0PmjlL0304yG6Z32joUB6z8TKhg3O2At1pTK7BTc5ZIgd+Rn/yxRWtr0Ngeud7uG0DlQdjKaMZ+eZ",
-	"lxeFMrNWbsrACdOkvKbT6BHsQ6UIcubhcDtIn2tdZQmmRKCfHvSYqUzzftc9iNv8BU7ivaF/1acjANYM",
-	"r7d7u9HgI7/j6+zWTs/v4v7rOBwdZ3UDRitY5gBP2rcLR41Kejw6WPuRifBosoFaqKtUV/4M9dtut4jY",
-	"JW0PonXV2Xc9TRteUv4r628nmvLHm+m+S61vu7fvoO3cTIaF2+EGTllrQynj5XFwjkotMi3dKcrVJ7q2",
-	"Ik66ccMFdmaIvQ3oVlJsLVMeDrGxMqFKWhKPCl5vbQdyvOZSbAXLbByy+0cTaZ6vh0PJXH9PUsrj/d+T",
-	"1uh+vCZ/kxUscI5vLYG8JkzX3K2AOO1LmIaJCJzZcsS1EozpIMFzRYfR+CqIUppLdGVNZD5RmFOEvh6V",
-	"iPiAfxlHlLso4jCKY78MH47HgRfKQHUn5y7VXU2mXwPf1AuXFJMW5KFzDkRI4K0jgKYO2f3JqkNR5gIQ",
-	"R8OK+hogaMCoMsm0oYgj6hlYrqw+pZynQ0Uqw4E4pCTLiZ7PbUuQNpdpUz7CdrLU5217jw43ntD7Bu50",
-	"Df/hkDvtyGtBWFqyNdidkBq0IXBnmJfkaW3BeW6i0LsVgmOUyh4iD2vIEQUPsUZpTUTQ1K/XnUWrJWDN",
-	"srMorEuD3Ec82TEUimChGhUrmIWaBPT0M31tajX0GMT2pdIsRXu+/CQoKbfba9lCatFVUmbn72sE1eBD",
-	"a0urwpX8gyGT1oZ+k2/YBYw2PCLEgCZ68tzorCoV4V3AdWEvRl0QFsGlojv8Iv2EmSEGuTEXqmiEk6yA",
-	"hkCPC2sZldvW+HEMX/k/Y4Yqh9wgMwZDaNRiI4oGRJzhtHRsXz8Zd9y7kGp74ybmz9kNQImM4AzvRNp1",
-	"/WvM8x9rf4er5Pa2/2Xr7t6mmOZG0Y44S+dpGXNB2UTlJcdEQSNLFVifWIG1O+xHnLFFGi1kkM905oCf",
-	"E5WVEjzMru6AoqL6ShWwfyc6yxRWqkFWzJXMwE2EMRL+empQ9OOgRuLnX2IMdsJvTdBKTGgCiNNkv4C6",
-	"JAGlnJzun745OX1zcDLgzwXALFwCgQocGO1qLmDL+/qj/thNhosjx0dnx69ffjx+uf9iUKhSprldGPMj",
-	"dj8WiVyadsxBNyh69tbxm7d2zR4YEGqlk10c8auL6dT0xkZ6rP1d6wcLEhpmbmNsfOgLSkFvPfGvdIEn",
-	"FTMT/JkEIAT7h4UqUp2I3jzNq1KZvigCIWHbtoo9lQvYKwafoyLDas7mD684SQFTyvmCCkPSgHcnxs/F",
-	"1IwRSXqVJpSYyX/rDZ19Q832B+LvupwJfxTgOIacn8P+WJiFnMBJBYpFjOfa59JprpkRSDpIUhr5NL1S",
-	"uSiv7R1N40Q2Rhe8zSBrx4i94bCeIeFmcx3QqFupY7tQN1RPHOj5XD41yj5U1hbMqhZdpQ+mfqd3ERN7",
-	"+AAru94cvj6JuMqAtIgbwQSimzqMkwrmMy0xXRWSXAtXyOU+VUXXaKiJDYeyEz2Pdp7DvJb2hG6Ntv7v",
-	"n3ee/vDLz8OnP/zyp14U/ND/0/+29ZUBEmqr3xkFt3NnIrvGROlZO6fgPDpf0tw+RiEeTPrCMtwse5cm",
-	"09ONlKwszSnE7fKpKWvEk7bq6RRSuGvaFdgE4E+DevJ0bk1t0ti8UmZN6Mt0EfepXj8G+UXFygSfpy+o",
-	"FwBjwsoaJa0w3YG1sBeQS0pEbaAO4nsTPaeCLSRLxmR3kObPh8MhPhW5AsM98S79e39MOeUa/uZKDJQs",
-	"shRh/0yA6eDKwTI9xYLUONNTA9OdDDINABA+dpmkBaCT+9ksdAnSx75rmNghnHZSEYmd+u3716/fHL62",
-	"Lb9KM3WS/pcCqAh5rq+UGIoetwe1CnZkMl/acUUr7x7AjNc7AGoiJehxB+x4gi0hy1pLb9WVIq8H9AH4",
-	"ppEKLrN/Mq4I48Iem4HYh3bswwA4UEvwdC5tWhk3+/ZC+4TnKPB7k0eVV6PvIHx8ChTcmNKq5boqJorq",
-	"9X2dh70McVxQFRJPdKHigXhFm2yi5+dprkbu/UjEGY64B9MLP/jR9+2+tgZ3DEWQusCMSirHB6zjWPSo",
-	"+tXOBbemq9JBLdlLOxLS2TlAB2APC5ZZXIjCKv8Rny4gCkRVxpc8AGsWvIi9wcRO7oG1U/aGw5g47rD6",
-	"Gl256IAl5AgszJS5zpdzLhEFd4Ld7ThtOMHoK7NLVhlFdM2JAjExajp3xVSV9vPPYjuEicwyVTQRKOwz",
-	"0McdOD9UNdriU273FLzV05eov3+pnXJzzPXkMl1srWoV7xFXi08LF/fUtrmds35EDvRCxc4FXtuXnSoT",
-	"7MQOdCWqxbylKtToNMiO1NDmtpvY7u2u/sBTW5u6zd+SyNigG3i/iOAcEbZVOrcn8l//+te/nr579/TF",
-	"C/Hjj6N370YnJ4SnmWtxQXUrUCOEhePP7L//LJJ0mpYGAttnpweiyjMrQxCOg4qQcqEvLiBfu7LqnxHx",
-	"/zHcHQ2HSE95/OpAPHv27AfRi3eHu3tPh8+fDndOd4ajneejvd3/K+4ExYKj07FuviWxMxwN7f8Gw+Fw",
-	"6/aLR7NG9U1uwlwkn0TDBYuGrt6CqNigtztre/uQGqrdSl3EV6iCWA2CJdWjJd+pS57WRI/VENdFbBi3",
-	"eb0KKc0l4YGkOjdfpCPWAQtR78MTipcOwfwpQibuBrtbheCDGDLj761YxpTLPLQXNAwkRRddUWEslOqr",
-	"HahYvKiKqYrJeffn4VCYqM3lt4FzLxLYmDAw77FIZJot7TzBKbMii2ApcsZlYmjnSJy+efcS4Cne7R+e",
-	"BVjP/TEFzRuYjn7NSZWy+qfVuJCABIPh8SJNQCPKU4yYu3g+uhRPDn58+eLs7cvjwVx++sgo18lH+9xH",
-	"OVUfE7k06FpE/bsxQMLVxpRar3p31Fie2q/f+lK3bx3KufqfIOI2uNztC9aE2vyNW+oNDykXbedvFoyw",
-	"jo9C8YYEdNpuLA1x+zWE4TaSiW9kVocxCycewTvpUMaaBrVL2wA0K2f+5oldSqj+8ijyYDug+eYeXCxA",
-	"ehamHJGtDTLub3xUY2ZfYWfrE1PrJj/n+9uhdMMsPB7Qux3QU/BQ2JkM9gfDHtklfjyyN9eMrJ3AG4/z",
-	"503Ju+pKzi0ovAhR/vZn5KE5VaBja+DPHz24951HvvGO3Mb0yc60TV8zTXiT7B4DPVmVxjFZKFHqMPES",
-	"QMVi9SktDzTAAXIepk/YZP4JyvkkCPOc0wvxxnH+OCOkuXTJlQvoAcaqqoX95c6Q1d2xT3gq5SVYr/kU",
-	"S7xdiqjvhcyX13LZfs7GrJa3ZE8RPpIshcopYpeWRmUX3kp22anoWgKAE5UA4Bi0/0MLthi88F0fZbfG",
-	"N1Ma8JOPlVPfkpwAVkHIWvL0WulQyMnlRoonPKkShhYgZ5A9YQWCF16rQqGayM+2mt9gLGtKUsZfkuVN",
-	"KWiYyGyPfN40um2z60HvTwkB4SX0ciPoexoQO1ohFa0TaM/+sdtzyqh1X+I9bXTjMs2Trl7Aoxs7TGtT",
-	"cmr7ckMXeKXTvOZ67vRKuiL1L/YnP6gYo+Gv05cbuBmPGvJ6DbkVbCSQMvu1v6+Im65aamh2+zP8h34F",
-	"TW9/hv941JdW9eWdLAgcDp4O8U56oL3E/jen6VxBmo7VQ2Yp4ZoKnTmAdmmMnqREWmFlEUVRZS72T05f",
-	"HNUZEaEyilq3tz8go3olwcGg4cSl/ohBYbVnVISej0gboWo43+tRuxrhHqgd9K27Vgy2AIFB7yc6UZFY",
-	"qMLa9k9Vbn9ORC+W2+cQFwTOOsh//993X51jMKNVSIIsWUigmgrFK6zz2gyYufzEwmT3+fNbi9tTgp+i",
-	"fM3cS/t6b/yuW9ub28ree0R8wYPGc0obH9OZQpguqpjnfXRvxYD4vTTEFnrU/r5p3TwtA4BTtgjpjWR0",
-	"tUgorbJVzr5SqKs5wHXTQP17YpgnASw8zqkMKR3RV4/RjFXseYIUJCdmTxcEf9l3iJlWQAc0C60ECziM",
-	"eIUd4Y7ECKY/bkLDy5w+5m8PSNBk/Fxx9I/XZ0chGORCFTzaSJwdvfyPA4YGVZjhEsDwYwqFnTGwhyXl",
-	"xvBU9BqQi/riAhkHEG+bnrZGcqaIz9JKZ/DYRsLI1NFWZHra52j2ehxSId3ncXJSA2kY6CVosgOMcJoD",
-	"3H5a/xamAGo2CmEzz47ET/vHh28OX5P3+cNWwo1bY8DK43gg9ikJqw78OZefzmgj4BoZAlm3S7C7J2a6",
-	"Il840Cj4aOLe7g/9LwJEBeTTyOURhEjK0TcBRG2jkIg25JAgZNP+WmhT3MAEbUoZQQ9AHbOq+eCKBmCp",
-	"a429feBLmWtAqHdQpqtHKtoQjXccdL2+fYGtFwosDLOfdBqUtbNSs6Eojr01gqJCp9eca50pmT+w1YSH",
-	"5gT3bdf9j/OPW3wmzW8FMPx3DMuNywY5ratgqcHt785MeO8bVWxYJGgfBRGCAjlNMMfQ/tru6xgu7XNd",
-	"zvpME6l8Dq7O1WjFtQNZf861EzaVGpeYAbUMUOUujYKKWPtYUOxQ5em/K1V/biCOpDHXgAwJmaRwn6JW",
-	"Yi/nQ10KSblbdBnFiSzl06tUXccgeURvb/isz2CbwHpiXKLhrQrWO5ISzuzoN3JW2e7BoCmomwL7cmhi",
-	"7bYLGjC5/Nl37AdpXv55Dx006byahxYU1SqsTRlr9AXyanrNBJqGDYjj10VX3hgt/VaHyffnvW/pTrJL",
-	"tc6VBBv50YG03oFU0X5ncYT7H1COWiNTyvO1ZA5U1m0/jzNxrjKdT+FSBwYswrZopAbbqyrX8C6oIP2B",
-	"+Im8O+Ls5Pjgx5pzp0PreH+d214/EHwQtY7i/IERhI7dpLIV8yCYsX7tIFyEFFzfu6rwW+Snxsrepa6Q",
-	"v8rNe8t5q9392/aq2ygUdJFeKUzF5/x/uOXhlmy/4I7tww8JGGE/sE4sY2//UKS6NOXr1/yz/f+PafLr",
-	"9oK0pO78ACuFJfDJ8rOUVA9uIC6vmlRFoXLQdsakKlkzGG07o7ESB3kMXTPEzFKoRSYnCjwg14W2Chw1",
-	"5p6EWPoO1ZtAwSowbBKtZKanac53wyRLwRVN/OK9t+9fv3oL0Uf+VabBCU9FMVT/Ylt1Zvfe7g+gZwI9",
-	"aWANwodiMItd16DU/y+74nwJBY2NmTovlHRzFPOvYwd4DozhWToB54L6dyUze4tR5YGrOnvWVosLl2Ca",
-	"uE6rT3JSZkucmY55tIopoHlQ7gTkL2QZgDODB6FUWUbFZGliEJPPrguX28w0EcDxrTqvDKCqQ3vQJYTj",
-	"A9Ankg3iJbwBniKAezK1izyMs2xyE+Mlwur9rSMe9kS4JIoHgACkfqFAfmgYQF5YRIxSeetlDvsYpnr3",
-	"3u51t6V+Q9f6raMAD8kAdqr1O5kvaRrMN7o81KQq0nK5Nfr5lxZtQsKusTLKH7bOi8XfKZmearxKWm+U",
-	"Y3WlL10gwEHFeXmAIYNVJaNF/HVhx0MPbBdPSOLcTUzcU9yuIQHxSHLllZ2y+zid+11yFipVIZPtMR3z",
-	"/rSul3mycrXhuWk7LPUz93kLdv8+QNn9/Ivda8Da1uoI8uy24Go2ruJpoYtyK9qqimxrtDUry8VoezvT",
-	"E5nNtClHfx3+dQd2MfWlNcQP121ZAHkt0+WfL1fK+M+XItjsAM5B3pt928JWG1hGCydxqkyAmgmgWpFA",
-	"sLyEP1snM8Y/FlznjjydyoQs7ABtl1tFSF+wGz7oYK0jLR196WvO9IWrgArIf4MehymfwScwy6498YAb",
-	"tMKU/23Gvo49+LXo1Tl1+o4JgAiCa7XqwfdPuN2WPrxNr1QOlVoODhRZjaDtsBGs22tbSUCIMyEwXEQT",
-	"wlA40KQsaxMfIEqsNvr3FeIjBwtHsTQ8aKlVrY3yOyedK2EWsr4HAc+x5StHVQEFL+00S7C3HKSXLKWj",
-	"jmCiiHNVXlvdCjGn50rmyP2YIE7uHOyNHKrnfZDYEUk6JNqgqx5hd7W3JwFpWrSWh5u/RS5q9PwDTXmD",
-	"Fi5cDkdXtvLhw/BT0Fo+8fQwtY7QB0aisPtNqCuZVaB26rzOsIw1RkvE8WWQWs+2bs9prjKarURl6ZUq",
-	"AmbsskinhJtD/Q87adoFDsARuMStRDjVwER+9pygWZ1PjgcQEIE4V7PUHr0G9mQoWuwnWzqDcBDBXPK4",
-	"KQF2kS6Uq/fH9jEBtmj/EsFLtHzppxr3KeMoRr76FbZmXpIADU8Y/gb3fPM0+UyRdrG2ysIaNangTeRC",
-	"8I5HTWbhqDwT5arYsgZ35O7WECaCXDuuFbxiW0SMnFxWC7eNfe1q7YahliMxUQVtMLd7XC4z7+oxA0g7",
-	"/rJCWWWQj6iVqroIRTN2YuvXX379XwEAAP//",
+	"7L3rchs5si76Kojaa4Wp2UWa1MUXKSZ2qCXZrTW2rC1K3WvG0naBLJCspSLAKaBEc9yO2L/OA5w4z7B/",
+	"n2c4j7Ke5AQyARSqWMWLLHdPr+iO6KBVFxQuicxEXr78EgzFdCY440oGh1+CGc3olCmWwV/HUjJ1ImKm",
+	"/4iZHGbJTCWCB4fB9YQRqm+ToYhZSGYsGzKu2ozrv2PSiujzQUQSSSTjilBJIvqvu28G0U6HHCsyFVKR",
+	"3YMDMpzQjA71B0OiJoykyTRRhD2wbEESPmZSkRlVE0JnszRhkighSItyMlFq9kmKXE1Ixv6e6+cmIo0T",
+	"PiaUpIKPWQY90z3Y73YJp1N9T3+CpWzKuNoJiRTmS1KJjMV2QJSTAdNvsJhMWMY65IpR3bS0D84T3aXS",
+	"dwYLQjkRacwyMqaKzemC0EwPSCoW69v6XzCjklAek4xNxQPemeXZmB2nqfuMvq+7CjeIovK+E4QB+0yn",
+	"s5QFh4FMeC5FEgdhkOjV0FMUhIHucnAY6P4EYaDnJclYHByqLGdhIIcTNqV6Kaf08zvGx2oSHO4eHITB",
+	"NOH2714YqMUMvqGyhI+Dr1/D4Ac6vM9n53E9GQzg7jNJkrhT3yF84hP0t7lXI5FNqQoOg4SrF/sBdCuZ",
+	"5lO/UwlXbMwy6NUJVWwsssUFfKSuZ0PzBLlni/IEZkyqT3SW1PcXfp5yAk8mlHOWNvc0ZmkClDjEJ59J",
+	"oL+lfVUhg6lsoABs5dM2A+l1u+sH8iZJFcuaxzGC+yThUlE+ZBsOY0hT1qsfCTb49AP5UeTI48pjuGIq",
+	"zzjsvcxuRjFCzkSlIhdkol/skLPPwzSPmSSRZEPBYxmFJJomPFcM/gl8LIKNHMn7ZBaR1n63u+M2yN9z",
+	"li2KYUKrQWVASPy7vf2X+6/2Xuy/XLsjzhWbNq9NotgUlgPYV4KjtFukvCKau16KTNWviW5o9WKsmfx3",
+	"enKWO/keh0x4Ph2wTM874ypDrk8yWJmm+YPpLs1fzEY0T1VwuKupwU5mr9s11LFqHt/jOj6GPAwJNBAI",
+	"LPMjyMO0+s0EciEyNWmmECAOMSKUcP0gkSx7SIaMiMxc0JJoK1lfoiol2sNU5A1SC77w9Bv9QqhklAyp",
+	"HuaKkXtPbcm9xAPLJoyqplEVDT/94C7TfJysGNYM7rsBHQKl2lWF1R6JjFCCipRbZnwNFbJ6jm7ew5tL",
+	"ugmrnwtsdoNZWDfqjD0kIq/Zn/1JMlIS+q0SYHQ8FnOScCVQn6JS4SSYO4zH+vFEkinlC5LzRGtnYxES",
+	"wx/1Fb0l6ti8njC3pQWHrTOfJMOJ3gp2eLCxiVATls0TyXY6rqk/73Vv825398XMjOfPvd1uRMbJA5Nk",
+	"r0vMY7rVmCpK5hMhGeFsrpVdzRkX+ju9Xe/JNO6QnxM1EbkikW02Ii2Rocra3SHUDn1CJeGC5LMZy8hA",
+	"5DwGhTgrVF06nbGYyDQZT1S6IHTCaGzZnVFxn0kyTMXwHlTdhAPLi5u4mO3QFmysW8vGjJ78F7ZYJoFj",
+	"rezZXtrBPCP/1v9wQcTgP9hQbaNKmwa+iVz7wwmL85Q16c/S3Df6c9G13d7LF2zw4lX75V53r93rsZft",
+	"V8PRyzZ90e2+oPFePKDd+m7bJjdWufMcnqzpPJLWY0ShoUpfFHoK0mNFoWn1m0VhH7lgM+/02eTjZV4z",
+	"NzTtP71Q6DN1LJOYndct2xnyDWQrkqk21Y+6JTwiGZsxqgy3NMYA4PZSH5Vp2iHHAxjylFEuzflZcFYa",
+	"9sfebtjbu9NXZinYD3BQdQsKhFeMViuXcuvjIKh45/iq0fHMIzTL6EI/INUCVkS3q//u3yez5fm5qNM9",
+	"NVmGMAkzOk74GJmpodwj0tXPFKSHHH/AFoLHzWSsv16rr/rq6hY88ZrK+yYOo9W2Je7yYvSS7tIXvfar",
+	"uDto7w9f7LVfx69Z+2AQv6QvR7usO2w4k30zU9F91Rvvf8KcLHX5A08X0GeJEw3yWX+7aTLNFiq6UIwS",
+	"LCjB+k2ju9RXVG3QJ9AMEhCQioVkSpXmtmRIJWsnXDIuE5U8sHRBWtFQ6H4oFpnHJIlO7KWdI0LJA01z",
+	"RtSEKs1LuMC1gqaN6aqRgvQzDaO2nw1CvXSKZfr9/9X6eJXdfbzJ7z5ecPz/PMHft+O7Xz6eDO8+fhB3",
+	"H99P7z5ezu4+vkvvPp6xu4/XCn7xgWOKb+h/65v6IfvgaXz3i2vSvAWftJ/Vrdrrp/Hdzr/UUseNZFkT",
+	"JedS66JlSt6tJVL95Drxt73c+KqbkzPBJR4Pf6DxW9SE9F9DwRXjcLIFeyWq/c//Q+r+e+vzJZgyKekY",
+	"CJQO7+lYc+CZkIkS2YJkbJRLFh8a4equJzxmn5FMFJHJmKP1kBKV5WBkvGfI6dwA/yVjo+Aw+G/PCyvv",
+	"c7wrn59lmTBDqjk4LPdqRJOUxVrnnVNp+3ik+zIBlkglGK/GLO4Q3YQZImxcSQTsH1QWpOAh4VpywBXO",
+	"1Fxk988kEXNOmO4WacGOGAvkv5V5SMV455BEqr6fiSQ5zxgdTuggZVrDaHhQnxBiInK14hkzTNMDtDMD",
+	"T9K7L5fkQmv+GYlWrGJERiJNxdwsFic5N2snMpJzu3b6GlV5xkL9DPs8g8MDLnkrqqUErcGbB6MdAgey",
+	"TKTpgA7vm15JpDFRqwnlcGahwyGbgYWajUTGtP4CFt/4Cof7WLoGPuqpEGjYn+ZSkQHTQzSbigyYmjPG",
+	"SQ9UQBDeT0TEdsHgdJdqsYSTnvAHmibxEaxqmUz1FTEaMQ6ehFHC0jj0BiEykuUpwynK5Tdv+qF8ME6M",
+	"RJIB09+Eg3aasviJJkGCwU9k9/oTNNWK3oJkOecJH4eGaLSwwfUxGvw5dgLNIc6KDqdaqoWdVhO1HplS",
+	"OP5/DYMTwUdpMnw0uRz7xiZ3IkIfjNahXdfZ50Qq+cQUMjS9dwoHI8M8y7Sai6K4Fec4EHsesN2J2Sxj",
+	"+ro+PZsRuNkFWa6ZtbmyY6dKZSL9nznL2Zs8TR87ZfZzt8EsHfZuA+AHvRd6MLp9OzhJ5jRRCR8fEr1k",
+	"dEwTjgv3VBRm+mGnRHdDz2CcyBkoPdkzSaK/6+GiChY1drEsTuCYYdh/zPQ3OuQK6I6OlBEe4+SBcc9i",
+	"bA+dQRhMGI2NIxPeah/rt2qMRsZ6go2iAcfn91O60CwLz3l69kraR2+NaWCFLvE1DN6IbJDEMeOPJQLQ",
+	"S2k8TTjoRhJ6O2OZ5naopooZy6ChJ1ruoeZOGXCTXE0YV7AtYjLIFUmU1CKIkVhLbk35VIs+7Ih+ETbA",
+	"OdcaKU3xM48cuG0EyI9lVm9wPD8m+6PecHfwkr2m3XifHRzsPMEEHBM4pVnroLGCHRkSVTRJpTGFOVOr",
+	"ln1iTHIeG5K1CuQzWUioGCbmQqg3IufxY+fkQhTMGlmn8XM+0dLTOM6YlNiuyLOht9DAl2EUl3SRChpf",
+	"C/GO6sPXIwdj9A8yEMD1h4zFkvS6+68OXr4gg4ViTy0Eyh8i75MfYDjGUHTD6QNNUq1TPpphK5FpqQ8a",
+	"qmvtyKckkKsJ6MuwmcSch9+JbdsvDimH84QmVeMSTFPCxZwM2JDmkkFH6vuu9XQG1ukBlY7cE0lircqD",
+	"fus08dAKBdBERnma6gf0qQIkI7lYPkhYNQM5c+Rx8aiwLl6xocBwEeBIYkpVMiSCD5nrNOVyrnkjTOIR",
+	"menPTBnl80mSFnd3u11j2JkwmmoxlaEt+1sECTVD0GxZ5kNNXCXxcfBN4uNaiPeUL8xWkY9WvoZDkWvp",
+	"BnIkkSQVw3sWg8ULWXeagPTD/W8GiJZC/RieDFMxTri0a5Zw8sJ5Jp5K9JS7UXRU5E51pXYsG/RxvRpB",
+	"PqgJyxzjQ+YOcm00YkP1OPrIuUpS7KwZiaYOt8tL9PGi+00EcsO1kBZZ8g/2aKlyI7WgnYJmPqNSzkUW",
+	"k1jANIBV6wlW9yRjsVYlaCr1Z5S4ZxzmeppIqbdrcWwDpnzDZT6biUyx+D2LE3oNg3/c+LxDgAKNczHT",
+	"SrX//udpehs4y4v98pHWCWOy9KGnF0vPZLl3uicsAdIExxYXGRzmFYV5k3i1RcFSHxLFPqvns5QmHKzY",
+	"U+vF0OcR11mM+BsOmZTvmZqIGgvcj6DKGSucplmt2GiOGlG+iEjLUYfIyJBlxvPNdkISzeZx6QGeLvRl",
+	"/VREWt7D7lYa05n/ynDCYK8P0I707vT4ksRJxoZg3hCjQvWJ9L3oSPPbidGKNSkNM2QF6N1IMjJKMqmQ",
+	"JYQ25C7JUIFFm400l4rvjDORz6RuQ8s1fBldPlzvw48B5YsgDGbzOAgDPawgDPRIgjvf9o4PVUyfYXCs",
+	"+a/ebjezmCogUxrHiZ59ml5mWpNXCZPB4Yimki3tIRCaYDCjMOwj3c2UUamAOMCa0SHX9N5GQiK/x/Fm",
+	"YgrXIrgYGUurs0BPE+53oBcGM+/PLwEFwvk0dZSziu5LVFYlft+OfZGMJ4rISTJS5hwjsrqJyxg1wW6l",
+	"1y+pIh9WvSbQRVofEsLmODWtHk5USHZhVkKyRx4SNg/JPqg+bfzjwJ5qwa6PGoyNL8At80wfaaVMBJcl",
+	"Hr/neXwO1jouzSX0ZddQzc+JmqD5/HG04zY4niAGCxIZW3pUR1BkwGQSM0kS9US0tfsHbf0mtBU6n0mz",
+	"60UJ8/WqB+YxLvhCr/noPn1XR+AYhp6jXK/QxqYh6o1RH0srN7RfavIMD/LRiGVwCkavedkgtNvthiu8",
+	"1921c1GMyXamcVaukymTM8qXJwbjhNbtFhNJA80oOgVDgUjjR71ZGYVpJrQ9WTsGCE1oWOFPwydd4t98",
+	"crxBhZvNVB4nys1Q1TfNTDyYPQPph4nKaJLqOSnPpzFTNQsIPGSUP/EmY6wNNkUvkIrgMwOXWPHAuDqy",
+	"9lI2nalyWPGXwKpolQh8xabloGPO5j/RNNdT8Kr7ahfnyLvSC+oEIUSoJGqxVkTo6enbh/WLYMva7DV4",
+	"FDan7oJb4DXvNlNC0YTrhzeS0C3XaqI4Ad12S6F/zP2zSztmo4Rr/RioBwiqbJuC1BUbWwl9/g2oK/ry",
+	"NQLDBBcc/AE4lSExXgc5Y0MXcftMolUPnXuJqpBjcQa8zKczskdm+jSeZ4zQgQBrWMbkRKTxWnKrHPRv",
+	"Tk7O+v2QvDk+f3dzdRaSn4+vLs4v3uqD0fnFmw9X74+vzz9cQJQp5QuIHTmyyUUYkakvdcgxX6BVjKXS",
+	"Dwgp2NycZhwjFEuRHn2JIRcnwyJWQ1/ry7tfPr4ZYSDHeYLBG/rBq8xEefw8x5v6wlKMiP1Dt/BB4EPv",
+	"p/jCtcKH9fULXhvd8YittrRhHrVJ3iVS1cWKzugYI94dzSdMhjbIFg6IyzQOD5di1daOBTn31+WoNCUU",
+	"TU/WaRw2Fg3MLXZDYPC1DAkdZkJKQtMUxiOr/qlv0UW8/oVm4M2TLMb1mphmNDDBxmkACXP6wD2HuCdw",
+	"smpldiSy5dm2kn9L1tyo958IPkrGeWac26DN1sYh+dNgJLXf6LppkA3qSnUi5PKQ02IiNycxO/tLRFYZ",
+	"im28sf9GMiZrRuCequ1/32OOm4/BvvWOPbB0k5G4z6wbzaIpyBfvAg/gvugLCU3ndCE9dqy5tYv+8m0+",
+	"ht8HYWAYfhAGhuMHYeAx/LIVyL9RZw1anpEVO8sORG+rREmM91leGrjcKLFI18ks0iuk1m7oSy2yX2Iw",
+	"+97hb381b7HBeVupZ5VFxwGYlppX3YmZmjX3mFDdsktw2qDx1SoOpBVdfuhf3/LnLB6z5/BChB6tCNuL",
+	"bKaMGJHo7dk18Z88wrivew5uMa4l+S2HKHdyZQmKDGmWLZAlQDx5halFEBgmZoxrReyQUJBS2S236tkU",
+	"3IczkSnTCBfKph9jGjP4UOAWeHXsi7pb8vCWt0l0eXP19izCfJNZnkGw8ywTQyYlaYHFE1OSs5zvwAvv",
+	"Prx9exGRVIz9Z+FW//rq/UVEpMoYJl+Xbv718uptRORCKjbFRs1Lx1fX7rpUNFP5DO686V9/uCzuTHIV",
+	"izmHWycfLk5+hKiSJc5u7x+fVu9b9RQ/e/KjbsEFHhkTS4txcHPqTRUnEv5ts1x27Iu6afdiudWrn2CQ",
+	"Ni6IjfVqQFIQjMw1cvXTzUXxXM7LT4rZzHvyzbviSfRqwZ2LH08+vI9sApdZMhsHbJ44/fnCPqFPnAnH",
+	"mfAcuubB45/e1T1Yfuzm8uzfTyKSg9Wx/Kkf/gK3MO/b3SIty1vmE8b1rsL+H9nQiUMSJXEUkkgm/2CY",
+	"XoXhovqaNbZEOBMX129OoZNe4l7M9Gdie18vTOk+jePibv+iclcyruzNk2rTw5TRzHv5eullcH37BKsf",
+	"O214zKfey7+8Pb+IXPRp4sXe2fs3l8V9nO/Y3rp6X9yCbYR3TvuXuo9FDFapa/ruafmu36Ozfl9vQvbZ",
+	"C7FJwJ9eNHHW719f1j3jN3TTv9KLAKbDYvJv+ld6s8FV4+m31/WSwnV/KY/716eXkTH0qIwOwcgM50Ev",
+	"/s6yI70/fG+vIemrs3+rI2kb4OtymPTRciwERocihIP+LKbJtApC1ZKhRJYkiWVYJlhNUYZcT67f/XxV",
+	"BL7Ns0TB+VLk40klWs7/CgZb6da8Tus/7echf0Caz+WpMlmJEA0VHZHShrNjNWEXlqf88JcrTSoZg/Mn",
+	"5v+anWvEIIurQSpACdLvKW5c42M7VjU7Vn/npP47lkOExjmHlOb55608LjgIBGqYya7wEzfjWl7YGXdh",
+	"cE8x664x/UeBmfL4ZfCUSRDBQRiAZA3CAMSo/tUSE/4+vrrWqqaWh0EYgPDD3+NTfV+LMvzFv7UQwt+b",
+	"C/x98y4IAxAY8Hv68wX8Hv+krwNbD8IAeLi+rhkt/kJ7wDrx98Rc71+bX30f2Bn+3lzi75X+DnAk86uf",
+	"AyaDv9f6OeAV+Av9B24QhAHsfpwP0++rs3/T49U7Cn9hHoCMze9JWdG2U9SgYhfnxg1PrrKyG7TOpbXE",
+	"Q5sF7OtuETjvQekSMV2EECjpaXIdcqH1ONuc1IzSvIAaF/rhEr6kVj5PxVg/GCGUDbXxMRBkj3H9+iKg",
+	"4KgiUk+reySjED0AaQCaCk1qOKjgEElFcJZCjHbhRJOnIfrQBAZRZbI5OuQEtdaMkVHywPDM1IYzU8qU",
+	"3hplo5VdEM9k9fG4/be7Lwdfa61Gx1bxuERJJ5fdBGnC72tMKAbRANJSxbjIC/byIhTL6BA4Q8ubYSNT",
+	"9Rw//6KX4Gs1tXP3Ra+3u9fu7bf3eu3uQbvXdvpRJxXjWusXCklZ31HIybTiX6uaVqaavpQn8WMJWyAI",
+	"g4KXaep3h+6lTqw8U7sehjijtScstxqQ0P97XYxZ0fsN1sJAKTQshUvk+Iapt/1ZMfMIxFSJZMJQkWC3",
+	"u7uvR97tkV73sHdwuL/b6e3uBWGQxOAHtuLYeQO0lh0c7r/a7e2FASY0wd58f/nu7PrsFOaobNw3PoYN",
+	"PR345TWQUUeQjAxhdZARljEtHPX0Lpktl80JxZCqX/l5woDBJYgLhhx7yXFLWtEPxyd/ubnsmFPdldPm",
+	"rEoxp5JMacyA3kwPBkKkjHLTAxNbVv3+wj/gQPqb5pqRVgXOTqNOLXuABak29cNCMZdbbxSmUZKyI9I1",
+	"oYQJ5DhZJWrDubMLvno5keL6+OySLSbWbMekoeIjZhDe0jTT8angrELLhlQLxww+SfbsgWCZKJHGNhiw",
+	"a/TLGmMvDMs+3dx961ModwcXSG5s9zRbeh1zsM02d6ePFoWaCd2vmdB9YiwQgbf1r24uwGb5Peb46QjO",
+	"Udr6Jeq7T5a3VGRGGpmkO73Bj0jkWF9EYq3JtfRBNhU0xvh1PLnof+8cuY1MGI8dIqBJXz0i0fnF9dnV",
+	"1c0lNFZyoqI5h2DsuWEwJj/MtynbtQg9hoz2ZfiH1743/mKy/fE3BFY0mIKv8filcvlM2vzTHjHdCcku",
+	"cf0JyR7BDoVkn3g9Al5ZaxTuPdYovJos1tmE/bdXbduCXrbYu/4kb7aNzWfqenriIiSaHOiru4TerXPF",
+	"pkFtVDGMC8/eNhgjJPdsgZF+DiKu4ij3Mr0SK+0MXEUgZtjHYCm84PKcnNA0Jcflt1FTTakBbgyWbmOL",
+	"Us/XlPKYatXQXaapnjeRxSwLDoODggt5B5QgDB5MsIh76WtYBJiU+g/hJNW+68cgkBZPUT9eX1+SoeCc",
+	"gW4qSc0w4BkTv2K7t7vMJIuuYRzL1xVEcDJJ0jhjvH6T3rNFZSX1SdO8ok+EmclPqPhTvUY9DdZP+YWT",
+	"GYZdgyR3kTrmdPANSq77+t0G4z6Ot41j9efFgzc0OC5UKX2gpsU0bTw9s3w6Kw17KwhQuG3haZ5khly8",
+	"TzWiwUXBK2Ei3onIyJRlYFpWokN0PwgE+yRIzFO60Moj+DcjGGCE+RbGvBiR1kBo8ZZ5cAGUx/qlQcK1",
+	"fksRFS7hBJ7EQJWdDvnAEc0gkUrL2Xu2gNhX5ELQXhyzOCyewDv3jM1M6L3Nw0agFJSaJijfDQGy0tAs",
+	"HhoHqG6FC2UzyBWthqJV9ns+nYHUQyO9UqC6hsE9WwCIDIRnmY37BfZy9kDTMiPpdWvYSJpiUj++oCeo",
+	"ALCqQxepRlOVghiqRwxjLHVLbh1cleNp4+iWqLTE0arfe0cHLIVDjHnsiJjBu7jxe7ZAL6NDQE6lZaLg",
+	"RpUzlqYsJpFpAgKrI0wjBIw8fAIyfkpAc+ix1CLFZGbsHJFx8qAfBIoD/StO4HxnqUXWBkz5k7E0B2Hw",
+	"uU3ThAK8y8fA72Vw99Xb/t8mm08d6S5L6aXtWS+dl1jDPWuIcch58vec+bB4lmCOSA+gqyo43Fw4q3n5",
+	"siKDlPJ70oLj7HySKEbkjA6Z2/ClmTbbZjWn9E2A/+v29nO32769/dwb3d5+fjnS/3w9uvuTd2e36+7Q",
+	"7l3zK7V2RLeDf9PlQ3KnKXjOVPLASkRvOPBOzSJXJIVe8fVCogl1EIMNHe9AXwutyoy6CM9/Zp5US4FL",
+	"bT5ir2zW8BMR2CrdfZmeQsxFAxaYKFkWmRWx931EV6HU9rp1Km0N4Za/ZxtYRc71B7dCw9v42GYb7OfT",
+	"Kd3g0OZ9YlX/LmnG6sI4EU8LVqSkrR+RiOdpGhks3UyImljTmWuUpumHUXD4ccux3YWB/griFmDw9erF",
+	"MV9cNVLb+Cr1s4IvDoFI342ZXJ31r7Vy8NT8A1Lrmhr+ZibiHaxWGySX98uq1YE8iZVKyvIclf0fbG4V",
+	"KDEqLAaCs5U2gyNkQ6ioey5E0pIsS2ia/IPFGOCPBA//1G/vVK0NYKjcf2WNyYfBQdfCgi3noS7PQ5FM",
+	"/E6ME/6II6Tt5dTsWC89GfIJMBrQ+WILGBwU2xUOVby9jjNdsqnX+2VG5N2rpYBCgNRtzVL4m574DjkD",
+	"5AyqVJYMcj26XJHI2F+iih8YotGxNolxgMgS5HN1ZxvhUl/uAmF0liWUNcesJtGlNtln1byLNzLmPCnf",
+	"8G1BSw2nRvltKn+A95HyzA6CxapMU13ThblsqfXbQDP/2wAdW5op4UbVh3/Q7P2MLWOD1m8EYQDbpBxR",
+	"Ye7UdMAYfZcnLINiPtRAIeLHsdZAPmVZMqwZ5IuDg72DoN6aUv+Z/pSm6dbfqSU4Z4WsjYH3m5cmjDjy",
+	"TJDR8mearZmb2tKcYbHapVMkQgK3Qx9d0WO9tNjNFd95JRKj235999//pSEXOtZnv83Jy6ALDWxIbVwK",
+	"vzq+PN+M3vBS2DRBTeVOnknEy2i5DsFaRQWjvF7MWISROTsdclyE5ZSC/V20tTNHiMxGBHhh1xS/5sVd",
+	"qwnLWOiwgEyAjpyIPI31z9xflRrKLBTsuqNGEtcmNpwIjtKOiAeWGbuKE+MlhQpRySzmXSJRmgPQY8oe",
+	"KK+A5WM49I9Kzcif/0xucVlug5UnoRoYH/984vIsCnXBKQYSfPekoj6EBQoNPqSpEhzjEDb/pz/96U/R",
+	"zhFyMyRHCyoIaO1qE3lTEbzlowo8u/LEUmcpaBKE1oaJmsaSjIYUQXsqN2GQR3DMww1mIjEt5iIK1m8R",
+	"x5ZaB2woLCQq9JGmdfK6131yab3BwfNpxPS5PQw/rZT+tcXyd5bCey+63d+7EP6NJWzvn1XCNsrTzexU",
+	"ALv1q8qirfn0av58vYn6YDlinEFpHhisSSjBvCDgLCTSwimy1IiJAyXBdUQiK7ncYzWyy18vG2kWeprA",
+	"KBVQbcq5LMqeb/2lIAzOLx/28edFEAY3V+98p+7dhjoGTtRPq42a9dgC4OdDCsXjfs3xc0lKrVAampSF",
+	"rWwLFk1iNRWtFOwqE+lpkRVQG3mYMRyvj3EMYPaHJDIudOPzQvBvG+eL+QU7IYkg18U8Y4KDKs9icVSo",
+	"dwp5MeZdSDsYZILGQyp1C1igpb4NCGxVgsSCJKqEYmYd/SEilQRh4NqsZRtmYj7YvAgPPH4l0SxZA/15",
+	"XcODqivhRRI1g1Rr6tAjOioKdOU8ZVISN8Al7p0mHMpTrnHxF0DLpXzzK4YTuObtcuXdR7oP9JTgbl0y",
+	"6l06EHtwQf3n//V/1/oHAG9IC8DuWiu+v1r+6FdsnCtIjmnA+FleuDd6tbghcO9zmHiLl+dZohQGcizN",
+	"KbMA01UcTmWFKJwI/FxK0gJ92xEDRO4eFfXbCoRc/bzc6awI869UokmH6w8aXoDN6jmsCbrPihubuUFK",
+	"a7LOCWJbX9Gzn+q597EtciMw7U1PmeDMODNcUGks8kHqnfHR3hh8Db8sh10v6XF3RS9+1t/4L8V/DOWs",
+	"YSAPa83+j2cep1TRmUi4Ws08JFPwVHC42+scbGKtX8lSzIjqKO6sfmdDboGIwe+Cgg9h4a0hZ1nj8AKW",
+	"l0G1JvmUYl4w41gJzmKvFDVCwLJQXq9mGPZ1239VRDOWXkaf/qbkvQReXy7mWcSILU+MKbyMWts3OJPO",
+	"fdOBU/q9cqLAq8Jmt7ZT9SwALIAkSyw2YLT0LE8rLsEvAVwLDoOPX26D2NLvbXBIbgPFprM/3QYhWLCG",
+	"SmT6crfT0xfEaCQZPNfe7369q0V+at7mlTKph82xNCTFBAmAO84QBR2DaY4waspCT0gvRsNge8xYJtG+",
+	"CEANILEMg2morL26hmB9DE450qb1Pw4fEZ+z8z/+pTn1amUJcXykZjgbFHPzt5SpDWe+2Lyxzs3K1cmv",
+	"yrZZ3izL8KBu5h8/9tJG0Rq8rJ+NpS8A5PFKMSRNMdlZMmNauzWGVv+DfgCx78IQ8SCXvW+IAC4viO3t",
+	"+oWpD/8wIFgbKz2VxV7XWdt8bfdSxtT6eP0GVlwBK7FbXIw0bzDLFDpMmawEI9EhH2w5NTSlGG8DAKZT",
+	"TqEGW+QFoUWkhQnzXi9MyVXPfhrtkJQpwARcWIsz9QKKvWjMlA7v5RGRjMVFEFlizB7sM+KjQ0SSyCGG",
+	"Y1prkrb9e6zWAkuwHJG3tFQVc/Q6I/LS/c1IS3fGBF94QmIj9oQfaKYyRCmrVVLQ6ndIoEB0yix6okU7",
+	"B+1nKh5YDNW+Ctxmay1sRfA3ePtZZ9whEXp5AM/BMghANhBYTg/62qFj+APJuKMXPNL0MMyYks6zZZwx",
+	"NRB6Q3dQNhYH7G8QBg6RDbu9bG4Ig89t/Vb7gUJdAojUhWk6hlZPbEv+Nduod+3KtP81DGAGald+lIlp",
+	"7Y37BOv0uP5bRhB6xhPcvkFYTdXWY+QsNdU74xz4uGaE24z2LwmPT4qvumt993l36Y3th7tyUe5Q0aDr",
+	"WdFe0UV37Qb6ulIVQjq09eJbCFvNWfoMwrIjf0aem1tR/XFaifX7yBCUWZcVqWDefmqQkUODhQ7+illK",
+	"oZANRazUBUB2OieALRmAJUcGC4LdqMsqcR/cnJcYoq1xUsgiAK/uOxsmaw5dEslGqdawWzZ5uBq1tH5n",
+	"NxwH7awVA165ohwR8rZDwGWfVUZJzNIEzouGEo2zype5NcCU9mj07VLBVwu/WZ/VXzwVw3xqI0e30Uu8",
+	"wv4lDaUlGfMRSPDuc5T1EcZOYL0RLQVsVg7WiAGN5EjvJsREMhB4oFGg0FJZriZgu9fnG72Ha+Z7+0jf",
+	"sopWs5G2Vh91g4ab1jTnE8yWjZYYct2WN1x4y2Yd865r0kMj2aJFI15qGnQHj81bA0FS09SDPuI2Rk0Y",
+	"4ibIip5JYh4/KgMbZozGkvSqeLi1tQrWMDHbn8YNZ4jiWy0yRRC/v/t+Z8xnOfJly/jbSliMiYQpRc9j",
+	"uIslBJQxkrQo1Gf3w3PtC3VqqBcVsy6EZeszQxFAsjoeZFX0xqqYi1WxEo8Id1gZidAYJrAyKm01LZko",
+	"qnVR7cvMcWtHtA/AuLzRsjxlzzCsuaoFLAlBa4BDpcE8JevVPaONLJcXMW9trwvyOkxkPV7s9cljWMI6",
+	"KjdnQe+eB37TyE+giuV4zLLrpO540C+K9FadPWC2rW8zT9mjhrhJSItPYBjUUs/5MjwHFee3xhiTsvTd",
+	"jmY/cFZJfzXF8Z0SQFqA9RliBp1UyVD+5//+PztHzsD3zHsWM2bNUcU88EwW5/xl+n3MqtdPmG2peYrA",
+	"ZHDFIHF3uO1M2WALNDwQjFiEelMC7adTOpwknFm0OinSBxPTaGXHEWGf6VClC69IGlrMK66rdSXQ9GfP",
+	"+EMtiCDjD0km+BTDXrMEIi8mIo2tQwkHUDbwnp2+PfvUPzu5Orv+dPHh6vrH3qfL437/5w9Xp3XHZP39",
+	"N0naZMGu+54+lo8STlPC2TxNUCuPMwQcLnfmeZbz58a+8xxwVOu92U2r7DziW/Fu6zZ13NqYxitnk8IS",
+	"Cutsi3RqEdaGeoKOc1sLu7FrPZFi5e2XJhgyWWBEJ5KYF0wQUFE3XjbAjDVrbmYgK/0JVuiZfC7phl9Y",
+	"M47s4U1kJnIaTm84Q5urE42KZFOkPgQkhQjMG5ZFtYnatfCstk7KzvowQMN7jIbhPA1reREcRrYlUX3o",
+	"6fiRfYkkiO8KNnqHwmErtR0Z+zgGQyDYvGF+cABGvzWAIEM2FtbMqzOhlkt1fkNRvOX6WI3kZiMIN94f",
+	"toReo56ciXqWBfXxuIGM9AwPemaegy26zKAeEjbflDLgm41k0BTHwq272cQiYtquWzyou2n4KrIhm+/h",
+	"5M6AjUTG0KhITenYRTkepjo/G53IyyIUomF8DvUt3pWGiBCAOTA+/Q0BKn5MpD7zODSypi5tYIxsMtoW",
+	"cR9OLyJxDtEDkL0q0tTapkzo/yGJJtivT0pGWrxItE6Z6O6YpYqSGeKnmxbvWRVMBjCbT6HmxdXZ8en5",
+	"xdt+cNg7CIOi7VqEzoNOF2LrXa26w97BEgiM38Zjq4x5bdSRvQF/YrHB1102LK/jGNYdUpP6jhJbP0Ba",
+	"PrsHAGwQUBVVA4FUw2a2VDxa4K5unBtWROCKjETYO5MBduTjMmvdqJzzNaULCwlrAtn1oECoGljYFUDM",
+	"+ALumGp4l5FPy4fpwgjm5RJ0up3upozOthBuetyuUkJNnOHMu7PRAXaJutYi4dovrOxh3zNflnvYDLPs",
+	"YnQAhcgqXrCMlUAHgHoEb4WlLyDaZV/e08IuN46YD1l9jtPFN0YYVcKxauMSkirNigeWTRikIfyThRa9",
+	"E+MVZTLhjLN0tE7FuEa/Uirbso6hpi79BX1ah+3uEuslaZnK4aNUzwhnMQbeK8ViQKwrZywqPNfCOYZX",
+	"wyxNWHNQ5LDbmgJBGORZamppHj5/PkxFHnfMq52hmB6+ePFq77lkXIqsbSB6ayMmUltvatXGfifGrlKX",
+	"F0hZkEldrZmM0eFEK+JHJGMqW6CTe0WhwOZgWmXmG4AKBiJXoJNFQ5GxyGDUVy0oEO1UpmUl2jBPtSLE",
+	"L/C5dLRzANGpGEMoxc31SUimSZomJmOxilLeiNG9xlbqFQnFlfGKhdqZDw3J1rEQt1I1inYqxpZqoe2Q",
+	"pKJc/tDGOMRskI8hF2kkgtArPYkUeVdfl7Jui66rx2j7tLYW49pizRje9isUTgyDVIw3F4qOT61FHzLF",
+	"F6H1hrVN+OMigm9snXc4jdjDXR0KUXHsqyyZIlMhFXm5SwYWp/zm+k37FWkNhtlipjRVJdNE7RyRVPBx",
+	"qfC7p/Lt6SNM+1J/pwuoo27uPSRST9S83F0bEK8Pis3hKa7EPWkNqWTthGuumKjkgVU2LRzAt4w6dd8u",
+	"J901rV1DVgx8eLn3GQBhmiRQGMfEpH8XRfdLQyjBPnlWpVqe/Q55WcKJzMFsMMrTdFEfl3PfhE1ratET",
+	"eCTUok4yHltQqIjmaiKy5B8mS3fCaMyy8qz/bfr64a/TN4u/Tt+8GP77T/vDf/+px95ePAyncfq3vX+b",
+	"xD9/7v5t981i+PbzQbz7Rv7t7avaWNhV5eyhAMFG3uEtKtkX7DjH4uMwS6FZzToieN+UgwBJzlzOkZNR",
+	"zDsCU6hFNICywEpoSZpnfIv0BsDW0qIrruoXQd9U8NKrNcvEOGNSflPmwoXWAurDd7cOQYC2GkMQttGq",
+	"sSXPQVNDxdZii96DnEsICsq8FEqtZFB5v9KFUm8SVv4HCpPwRhu3iaiL9srtBF0a7w8ORrvt3mhv2N5n",
+	"+6P269HBQXuX9gYv2evhXgw4Do7p5nl94fyMzbTW3+TRIwOm5oxxnCsTQ6WnS8/REeF5mpoE3dIs2gRr",
+	"eEsfZhKei1ymZTPLXneDzdmAdde0WWGUdqnc8JrJpXBjLHuZ68iCHMPvM0kixNQH83Bk0nEjg2cMEMls",
+	"mNuoKW/jYZC2LaoXuQl2z8tNshHyGVbhXJ2PsBKZDJ4614qfF4y02W71QpBkLUKirbpCMHws4bbWoPGP",
+	"OMsbZlMhVKnNWHas+6Crj59b6mybFaUw627LDzSZlryiM8gsZJGYg5l/+m8zHbFjHMtJ1/pOBXBLX3mk",
+	"3wMm3a/QYhekkc6vqbxfyjSrp3jdMS+PjPxsYv5NZDgWv8CuPJMFYLQ+2uoT6xGhxaOYJzrIGL23urp7",
+	"E2zLkNNlFEjYGR6yjwl4X+XRe4wR3Cy9j4SwYY5bqetyBWKi7vy63DZyXBQQxmAoWxgRo3QKS6ZFzajq",
+	"2F/QNOBAFpyNgHGV0bTeMlBnGthIshmuVyfgmgHCcbNnwAoc3IleZoc0RRBPy6i7csaGXnVXwAVfLz/D",
+	"4HPb/LttvoZPrgxnBzp/dE5faEFB6VToazYNSw/OC+rY777e6ZDjsnHOTGUBvVkUG+ZxwRwbjRq/o9w/",
+	"U724SH+DWV9OfdOk+8naY9ccA7dRWUKMHQFU9L3ewd6LbrdLWpQsGK04KfZqRY3VTuy7Wx0cqolxG6ol",
+	"5ci4jYLfVgas1UVjmrA4szDLObyaK5kmygs1Z4OJEPd1dODHwTXU39NfqY/Pl9uFJWwXIucHjG8WH7c6",
+	"UKrWbL7s3KqGoG0dslYTd+c+/cKn10aoBRd95zGSScbkRKT1x4GNY/KKOa2n+jJykwmz85r3Y+4qq1kz",
+	"dW5dqlPikd263XTStCWON8gWWbXVvIzRGj92fVqoH7rl5VFBJl6tY+aTeeqTnNbC5g233gnNorHoECo1",
+	"zcyBDBjNllxOSwWngoZOF6LDg6Sc0iQNtssCD/1sPTMTG5JDUXjnKdKMHht+VupYoZnKTauplTyKa2Ry",
+	"hftXAEHN7D9tRn7NvDeA/28bS123wdeXrNqUY/gr8XjEjJ8KOMMNzhCPQclYPYpHUXhDlH0JYMSHmbLM",
+	"1dMQLKF5mCMlZyZNaTaVnVQMaXr4qvuq+xxeXJq/90Jp/ZtNAZEqzxihA/HAyKsu+f/+3xObG1oSxn7n",
+	"P9nZ4YzIiVBWHJVFob7kg6MggFUw1d9GphInFrgx73b3GFZKpQYfJ/C6VyoJFywXgfr+utkaDbpmYR7L",
+	"nCrqVNGZtYtWPsV0w5WpCi6vp85Lf0ziRGL4raPTRJJ7NlMQccmFIkyviDUnNGt22/DYGhr7BgXvk3KZ",
+	"FWaoWsNbfcJRc3TDGN4SucZYHJUUlmVF0Z1sXr3YLx1ruiuUyGVq1Xdq5Yi/tdad58o773GUuGF2x/Ka",
+	"rZMB9XLqcXmhq1NCq0MofWJdNy8bBP4xLpHImhhLic17mEOP0WJWnLO8EizEsU2TC4i4f7o9mrnKu2h7",
+	"2yxocOWRxu5Ma5Q1NGGnoxb98jvH6W2sozbW43e9fwzpGVqpOVZnW+Ujb9JmFXQQPlA7+/UzUI/n+6OY",
+	"EzFSjCNus+H5yAohr72ILi/BUuhPlWBRfZ2gYJ7g5B2PTWqBdxYrnl4imWqn5Wqm4QSGF6G4SWe2Xhgr",
+	"aDbmNZuxxRuozvmITGDIx5IrDtigYkLwd5HCwpl0JT/XZW152tVvpgZtpdvUaCPfR7N4Ii3gVxLnS+T3",
+	"wRRYuRSZ+pCdTWd18ORQGsiItiIzUqvMx5fnxmE9N4F+E4oZUSG5DXwYdofILJ1iCYVvAd0iyQCaCfGo",
+	"TU5Br9OByjahKQAXWmcOBoCag1ykvxI1+DpGyWcm0ZOCs0NSRm1mI3wMKpFgLLvA+AVMjBgzrjVskPBD",
+	"ETMMf9MiEUB6zG0Wu1olDHKUoE2QsTtHlbDK/ulfTJmVRGFvqSI5N7AFVYf857aM79vYab0eReaLoy6c",
+	"nK3c+mvSZGD1+w4rVlPHnN9Ilm3Il6pAuzT91GwO42xO9CM1dq1LqghiZItsrWpQfKaOu5pYehMN/1hA",
+	"UEu7JuJeM1Ob4QCeEOWZJAHHdCZkokS2IK3ofyDY0Z/NC5GN7ipR6jPpipuGxNY8qgMES1MxPxVzPs5o",
+	"XD7Y1HbdjBsdrabzYPIgNFUTKH+QKIylMNH+EIU21WfKRBGIbzJFizOWMipZCTSiGGhEZgnngJNmlLQo",
+	"xL0/Th4YDzHJY+AyjKGtnUOy331ti8+4LyTSNgZANxYgJxVz8JpSD/IR8hPMB3GfY9cloXmc6P15+Ze3",
+	"N5fk5+Ori/OLt6gFR7dBbKfwNjgkeq9EDqeq8DrmsuxeB3xampXTj820L4sbKxfqge/9BSnSsX0lqpjb",
+	"srrkXV+hxtfV1sSvLW+3SqbGOgDlVZAz5qa3QZANplQxaeDExTRRVcRMdwzYxkJqZngFipnZ/e/EeFlv",
+	"hIjn+lGkYgzxuBBYbeyGN9cnRIt8TEgkUrFZJRVmt7v7ot3rtXf3rnv7h3u9w+5Bp7fb/RuozROlZvLw",
+	"+XObs+OyDUQ2hr0UP094zD53/kPCItQ29qr7NwJP6XlORgmLD8m+W1gz93K7UmnL577dF73e7l67t9/e",
+	"67W7B+1emz7QBORKJxXjTc9qOL/1q4KhvgVc4xZSxVTF+vS7jLXmbP5EHQd2KqlK5AgxfrzMauu1eSbJ",
+	"TKTJcGEKsIxGLCvkVUqlInsumh3CKqqlyfnevI1ps085D1XHQXVFK/NUS0LlCqA1BprLs/dtxrXq5nQ0",
+	"ry7oIcKTc2ZFt80QMtBrEFyYKEmu3/XJhPJYTug9g+x6L6IYyKZXmbO2/u+Hs7fnF+Tk7Or6/M35yfH1",
+	"GVy95e/Pz3+Q/zg5Of5pOj6en/9wPD6/+fdOp3PL4YGzi9Oal9bz5EuDdM1Vo21j5h5ZE0mAsk5W1H2U",
+	"26YRsDVVEwETzr4hs8/rXu166zaW63Rp1cJGfxrsQ4j0qSav1ShSRTXaRHB7CFqVRRDZOsSd8rsYqmp1",
+	"NlOMxmhlOxuFKevZvMyzcV2wmIv5BCCbeDnqE3Oqi/im8ie3j/TUndEfXdGVjA1Z8lDXGZvV3dSd3sHu",
+	"7uO61N8gInawgENaKcQYaUNReS+JEmOIvHuCeNgJ0/pzTdY0OAkwXNmkxgLQBXcilLSOL88hRcEcATlj",
+	"MRwJMYPhoLtntNQrprJF+3ikWIYFi4ogWX3GxkIsR8iJIjodsMwFSvuH7Zybsg7JAzPwlKU43egQGB2O",
+	"CP2iWLQldPHnfmZiLBiq4yZh28RAyhCT/AA8RmR28KFR4eMEglD15RkcgJKpPiFj38cZYzzqkHNlMJik",
+	"mzvY2HYlBbJkMeeHBN4xRxmBVOhmG+uEVbX5jA3FA8uM4mmUbGgmCAOYPrAQVoyT9oElbjYRUl00Ktv6",
+	"bm3Ihlb12t1axPtkdhzHGZOySS01jZ5fPuzD8M4vH14Qat+p8OPe691O78WrTq+zCykL7FX38LC3nW4o",
+	"6Yi9FzFbxRZh91v/QtRu63faUxGziLQg4nYoMhuCaUiiQG6XNgOgkgHaeKgy752urJtZdux6N0nLohp0",
+	"fIT3nar1QevTWshD0ux+SAZ5gnFFP6woY3SxttqFyaNzfcBSZBUwq3jMyFuUWrWJWjO1CivOsGQfg94u",
+	"UEtkqPOZU2wVumrvRfegs7vGWrny8FfYuuyJvPaItyYlEAfoCSJPAJRkZdgkxMtLUks03v4tbzzH2j3q",
+	"D1fCml560FIVlWsr0KnQGoYAaEr/C+rRVdUsWzCDfZ5lPfT5KLrtvq4rvGVLVmxae8sD1Vo1LY8rMdU8",
+	"dW++27St0bGn9PM5PtrzfA8N2uzKmQEF+5QqWlM/lSrq4pmsul0Ovq6BZ61t6pgvPHO0myYXKiXm3AAD",
+	"V4KONJPo61UDnMFed3/361IBKv3F5rFB/tOyo67ZNIXDrQlwtIA/29qhTIvfwIcqHufawa51meDhMgOt",
+	"xOB7E1uX7/jyHA7oWnculJQcXHZJzNy7O0dP5UghrehV91Uv2vmNPSkDoSabOVEO/QrCIoOJ2NKx4tZd",
+	"D/2xfpVv9qMUx7sKn2s49hXADFlx6oLyJOXDy+7WZ5cqp8IO1JG3OVzVVVB0N7YDfTEv6kVyZ0hnj8Kc",
+	"qmqpPIf41e0cvHr5qs6DWQIfWbUsZkDN8F8+fogd5IqZ6RflJR6VMoevN7i7AYfHzPsCkNXs7N2zRVhJ",
+	"8QxLke9m+UNiSBpN1g8sM6gh+hBlC4ybXLyW8L9mMWGsSUWMwFR2zxY7jevzJTBf0EvV7fZ2QWJaRNjg",
+	"sN2rdT8vrcnSVnCGdzhhTJNhJgxqTEiiv/71r39tv3/fPj0lP/54+P79Yb/fGcF/EWnhviCRW1ZkbpH7",
+	"WLQZ7sz+wQvf6ulTiZcWdnsbf9n/2tY/u/aH4M9h6ef2tqP/8eJrbd6XmZA1xaS/1KL7uZ65068rKY8e",
+	"PFDFwEHpkRKk27q19wlLv7SM4lfdk6UduGoOl0J2v8fOrd+v1mX2OAew7z7zfLtKkLyuWKZJIC238QOV",
+	"jNxcvSsWw7aznLO32lFUAiDIkq11I+tmVcKYW45IhP65ivHSWWMUuuuZrCAv41vbYr5kaf0iGYDTlYCK",
+	"XsBjmhJXTFkaRMo5IAIAijOqW1M8NS7bWuJSa7te0M460d+gxwJuSQh4KSF5SNg8BCt5W/9Tqy4mFbY8",
+	"gVDLat2EJa5Q03pcQj2J9bG1mdgmCBEWY23YITRZ141mvJDjIi3XOhjM31mHRP3r46vrm8sIcQEAgjkT",
+	"Q7DwK2tntrryTkii6/P3Z6cRsUweTE5kzth9TBckiukCg4ZimqQGMY7naarfPL+4Prv66fhdZLTUCJNH",
+	"I2JkC+4EQNMCpdyCnWYPNPW4Y8nIIjGGgCq0SBYKu5fdbdLvQwdtrUnDlJhD463fLCbbYrk5qSjUO7HY",
+	"rJHZnqC696+Pr8/71+cn/Y7tJRTIf398caMHCZY41yHbfKIkS0em81p7bnFBrHkaLL07HXKllwJ06hFc",
+	"BcNftaP6LKJ3n4UUH9J8PFEknx3p6QCvZtQ/+fHs9Obd2VVnSj9/Mtgen8D6FxkLvZ5pM31mLuGS/uaA",
+	"LQQINeqbmSkZZYwRmQrVKdYQwECQIHSHunrkGHOxILFA6zVACpNTOECBTsqJpQlMpy6lj8NqAYKCMkZn",
+	"gB4EmGJDq27dW+iO1Yp1FCJWNW74usoqtObo+LMhYIjmBBJ3nQlJj7TeCx7TxY5m4C9Jq5/DXx5sDFJ0",
+	"bAI7LV/bEgEm3BKaR8/CkVdy14DGGWOj3MgRxj4P01wmDysNzkDKejvCtizzEMCeHTCoL/fACIBLazo4",
+	"NITkyFhW6HiWsYdEWFBjSaRK0pSMhQHNkPfJbPa9QId2ey9fsMGLV+2Xe929dq/HXrZfDUcv2/RFt/uC",
+	"xnvxgG4EOrQCxA1BFVwPMP+UeqGcPouqaoC1JZOBvGuTT5FhN1vDLUdfop4NP9AEVHBuuXPCHROv2s28",
+	"PO+1KEm1fr9647vWSzUpNm5ar0s4r9Mk5onmkDfXJ1WHrRc+vPf69doeNUHs8IYZNp4vI2qDMIDOBmFg",
+	"2V8QBig2yp4w7/bm+opPDS5pw6ygmc0QmKC/+VeXILC6RQNS2tb135pLv1UN367pVd3qMy2fxbYFEjAE",
+	"o4A9IoOFQfXPII81LtdfMXxPzcXjirDYz3z6zbiV60Ez2yrxKzjOFzwrLJlC9QM7S6bjTWqgN6+jQ7yq",
+	"O0HJPIWAeKcXYBUOq0u4rq+EGvSwBO1IfSxJUiCbNM7e+ZrlW4ZufLoFbJig43ROFxKCaolw6JgbiM6G",
+	"7XYe+6BcqwAU+yxLmGyAtX6/xiimd9UgH94zdeRbjGz9TTx8mG2Hz9UEFVkLmLe23c7BwUaYImAtK734",
+	"YrP3KlAP3c5m3/s+ZlODAUs/B6Gbjoa1quKFNfjOPcwwu05l9I+i6CFn8/WIkw8rPlaqW4IwdEDvFQfS",
+	"eu8RfmTVwNfBxrm4uwIzrsAuk8R+DINtRK4mBuitFPvU2u92XXl5iBulBT6a8ZFBEOP+H4h0TC5nOGGx",
+	"rJY/npBEg3w0Ytm1TY+NQhJN6ec+4/E7qhgfLvTR+zeHsYNICZFwJS9Z1mdDH9Ou130sZp0wnLAkfcXc",
+	"Gj5cVZlM/U4B7HyV4lfHsCsoz0Ea+a/Vazi/H9w6D7HOL+Zm6t3UMLCdxnCANcEa31ZFDQ5stpBafdEd",
+	"b15bH/vy7uMHcffxJr/7eK3uPv44ufvl4wXHi1dZzUV94Ty5+/hmhL8nw7uPx7S4rp+54He/fDyN8YL+",
+	"xOWseEi/8OPk7uMZgy/s/MuWqKcrT1i+iKpxWjedGTzxWzIpxGCEBfWdu7w5SOGKS0As+qrFen1ySOY0",
+	"4fc10USlToUmLUtN6vr1DLKlVS5Jy6uzpu88/5LEX6vORO/2hmNY7rMYb9ZlW/8NCvUWDqpUjEt9NT6l",
+	"56kYP/+i31nqdDX3Z69tvtN2JaTqc4AaUPINKRHNq6yg38525fPjJjpqTm0zPHIzUHZntUhW7osngmg3",
+	"rV2xocjib8NoLzdVh1bCxolULCuKOXXIMQRjz7z6Ti0bTgTzjOHaGDuacCLpiJGpiNkORJ9HJu7YGNtn",
+	"mVBiKNIIQnRCYmNcP81EpiI0TVsY1lx6SN1HWneynjrzdCIJNYfIUpxUzYELO1EzZLxRjZfSslzL8JhU",
+	"g8IALmsiZK23sNLD7xnsVROytFVgUk0+X/0egKmENasZjrljuaBVgY4vz5ed1fU2Wirr3M8/TxbVJdFk",
+	"5oDeQ5t/ZUzzmPwb+SkMWI8Okx8iTOOCsjrA+yC+WUvm6UyZBAkMGzHGIxtX6UzQ1E9NgBN+Zt8zCWBR",
+	"X1+PQsI46HvQnMufw7I5yjNrzzOhGOrJMcsy472j5HKhJoIXx6LovdDS8UKoNyLn8Zkegz43gGcLe+Cn",
+	"ZIRkPgGH3YbJGDC0+gwUE/1HlV8pGFEbih2/YIq0fAesfUBzspTpR/Soi9Q4swJmutzjWHFjqUyyP2OM",
+	"x2aZ9PGTFm0elQ+SOKEE4Gj004ekZgoPyYXQbMqaDWPybJzNhs9WBO6v2tNNmBchSUZaQyx52B4DyPC0",
+	"yPp9LaAHejJCAgj15t8nQp+m+jYBw0cICcmpp/eCbMWibEV+/X3CKzbE4jtbqp2WYS/z1MpyeOzJzdFK",
+	"0ddgSNEqxEDE4JfxkQtsdctDQkmdSUYTPwo6/Umbf1WLJlE8ikqogRKwFo5BjhttJPLM4PTsHBGKvdIM",
+	"UJ+ZISa2XOF2E9tGyYi0Liq1HgoDquCWyateD7NplbRQIRzfPvRZiUs4WeK3Be+AjDPHO2zVccs8HNNw",
+	"d3xWKCFnueMpEYdGUDjAQkxAA5dtRXrYR20nLZJhjK5eJclcZPeHa1mjyHT/xy5PGG4a9l1KpWuZ+JL+",
+	"+4vrq45MGZt9ciEa1iu4Y1m+5sxC3Nu8dAC7MK/OIFoimTKRA4mVj8rPNhMMpAXJcUp4xVUgaAHAPiCo",
+	"JlFkSDnw7pyvSWUENCQWk1Vj3FmVA9jxRLk35Ta3EdfKJSyh8NUjEKMRafWIJGDfBpujID0yTfgOyXmq",
+	"ic30xrz8yXwG9Ikp5bmefa1J4FNT+vmT0Rtk5IIWwAxAMjE3HXIYIQB0JJVWUc3C5VwlaZUMXeSItfWV",
+	"8D1w/jV7M3QchIFPq/pUC41X8D/ce0sCrbSNGzMTSrvZ18bqkkNNtH1NooADfPJGvDp5oJSj4HkxrSkw",
+	"hciR0Laf8GGax+V8zS0mLQw2m7dVOQHbiORtUwL6TB1r3f/ElmbcqGLjj2KuDxcLIplqUzg7uL0Nqro+",
+	"Ew/1ltYMtIRSullms3eM3/TUjF2tl844xoaQRNPxLY7M2NzVUkVWl9qmhKpL43fT5k0WHD5qqlEBw5dM",
+	"EZjesKh72ZBA/m0JGNjhsJiMVfPopWQsH/GpSwDwJYFXXaw6TlMNFywqYyHisBh1zVEboZu/NKd1PJMO",
+	"czSumGH0MWn/+ay+RF5zyBTjClBMkhjj6OBsaK3uMUuZQqFdyYkJN6mN/61JLNZPKCtul5GAery9Xueg",
+	"zsNi3m7y2xeNJ64MJLqbHLud+9RJWrSAuhosSHTx49XZv1Wsevvd3V5v00mRohHg3hHVM2kziUe5pJWY",
+	"ZsQxYDG4+n6gMTGa5iH5cmuZxm1wSG4DloL+T7qHqBcXm9OChZlcMJy+2+Brva1BE0VjxGBhRpjS7B7r",
+	"SQ8YAkYUMnmDxHPcgetYlOclf0oXexIHPu2EZjuGtSlLbh29brt5WsVeMHbJhNpvEbz0M5QlrJNIpqAp",
+	"TPSRO+NHSSwxMttU6eQsNDqkKbNZdTiUZUQzv601iZUyd2tzd5dnRB9wjy3L25gTNvG/VXmsDYLeQZsY",
+	"JQmbTvgYMngOSXPFv+Lplpwg9jMANegJpmnhkMS2sCGobazf2Xni/EJblhkn7a5pqp/Kpq7bepKyp6WW",
+	"6sIzwGPpGdOd0u+06ciFuJkzQERg91QM6OGyBbxqPw99AztWujRVMrVughb3WsVbToyn/OnM5n42ct15",
+	"e3OrOpCEXLGRjJLmOmJov1TTai014Cau0RRrjPorrSdesvd2ZvZHFA59lGl+q5VpstxXaXZN9H9tAPk2",
+	"JXqrNthVc1QHVfw4C6p7u95Y+U1WSkfYfmnR6qzWshzLzev4DfBRloWEDqRIc8V88K2avJJVADlQ1BqJ",
+	"BxrF30r8/RLaVx213LMa+8IPN2/enF2dnYbk9Lx/cnx1qv+JMGWhQwgLyc1F/+ziGn4v7F3fl910amll",
+	"PujXTujXOoiZd9vyC7DdRlBeZlhi21hxpn0Oz0WV4Zt+1mZXNkcQwkx+M+RZhSr1LFdLHawIMLRkJH9M",
+	"pDIV1Cr6lLHNra/2qE9gCZOkVZ9hVhnpI6rC47bB/tYc23EEthuhyULFvLyN5YBpBQOD12kFbm5KPVs9",
+	"0VdU1VUmyOzlpvDFNZWviljdigxgGZmxLBFwRJwmPFdM4ubRn9QXcUcDbADehwI9iULvje049rtmaMvf",
+	"K1RNyBmfPbIL3kHZ7bDDL0EP6/IcBIcHrzuvajTyauYpdLx2UUqgCsu6e22ENsIVPCJGu/eoCO32Jq9V",
+	"rW0bxlVfU1kT5vSBM690OjpxXH1t453pkIjx+BqzJrWOyT4n6gSA3CjUmSr75euhiEwLW52S7XeWu90t",
+	"UlatCwnSCVjM4pD0nEnE2OBbEZ57IyLpQpL5ZLFzVO53qVYujHKkZcMJ5UOWgoYOI4dUsiyfKX0FMlMb",
+	"c7Rq+VzbXX1Vx/GazF3QsyQmLXDccJvezsdtuZCKTd0kJPHOEZF59pA8sIYUy+DF6CXdpS967Vdxd9De",
+	"H77Ya7+OX7P2wSB+SV+Odll32Pu2rEJX6hkDpK3cLmWdmTAEE0VUOV2uSCJsmqIVU1KBfDXJzYdeZrEX",
+	"a2MfMq+HRApjgIBRmTwDL8PUvjCx5yw92lklt2Z/d3/3UWmFGydNDtgkMdAey6GSK1ImV4fjwJgLD+Sc",
+	"SjK0W+LI+H4gKGCeVONhGzKDMrU1GwCX1No3qLzvw4ObZx1iw363PAPZrCHWD0r72znYPATWTZuNGK1m",
+	"Xz3VtqyNttSd9rrgJ5NtlrW5KrtKN15vpoEdtrGNBiTUOi0Mm2zqRl/Vgn5HV8alfUSiExNqEJEWxhcN",
+	"LEfYOSox/JaaZFAHw4Tp6dsl/t/S28E4D5chFGwMZc6H+kibLkqFsK6cz9H2R//TkVUYeF8qeyu955fW",
+	"fguwpDRN1oIlRZipsYyWBBZzWUFbc7cl2iABfW1GMwmMdUoSjvVCkoyklI9zOobYBKpYGzoGQG2tt4JE",
+	"LB4zBH7rgNYR2hi5SD+t8NL1Ysb6MEASnVLFNoRs+g54TXv1eE3XGR3eJ3x89lCLUH2tBaA7oc70j2bf",
+	"SHIFTrNWO4qCj9/V3hyzWcaGVLF4BR25/HH2ANoTlaR4zzc0ufIsS2LBz5DYHhurIbtE00xD8oGnfjgV",
+	"wNUthUCW4cT6z5RetKpJbB30LrMrvJK7+eRgi4ZtkBOT8AeRVuH9Vq6jbDJO+1HzGw28yXL5dO4r663C",
+	"KQw9DFlYUM9S5m/WOkqtFQlLc74sGoyRB81DgBRfNuHvhCRCaNmItJa2KWL16mfOxhj13nKI8/VmqpIY",
+	"wI8HoQGvDcIAm6kALNinGnlMg/jVdzcXvyV+tVYOQ9t1k44lwfqo2m+uIBV6+oAO78eZyHlMcmirRqN9",
+	"Pdhl+8MebR/EL0btffaStl8NXg/b3bjHdkd7dH9wMHx88s91JdnH68bjc3027PJmuT5VxoY9fPbEST77",
+	"bWx3q8weE01qJ82c8bbItWlQvG8ky+oM4LlkmQkIN4VhiuBZGy9aIztBA37P1ETE63bGsf/sqlq7/Uky",
+	"UuYoWlegDo4X6cWSh2h1WbsQ8NQaA0NEykirRwzM3K4BmtszUHP7BdhcSA6sV6i87luB3Onmz5tB8jY3",
+	"7+qGlqdCbFrdz/TDa8fNU1heXW/W1+PkaSp7bAV/NofJbyK2T1NHba42X0B51YSPMWmwqSXLALhK7+SE",
+	"H5GI8oWRQkDnIvNLF2kpNJtD1rm+ilGsaUxnFr0xyQCAZmGjpf09UxJL2KnZXM+dbioIA91OWSrhQzVa",
+	"5KM3xxMUwDoktMjHJiJXYNg57p+cnxNF75kku0QJso/NgHVnxOYIqAynlFFRRAsy07eqpJVC4nFdvazv",
+	"UTOsVEZzO2bi0H0MGe6G/yScpd6ouKfX7MU+SZnCNPs4GSdKn1w7mto/Iam3oyObYZ+xMc1iiPYWI0jW",
+	"Nnn1pUXxaNHPhj9u/422/9Ftv+58at992Qtf7H/9l43YkTUyrapPpvlLvbamW9jcWALScJ2Shk3e1TlN",
+	"JBvmWaIWfd2eURfFPePHeV31Ijw5SFPB8Z5xROf282ZSAbATeiG8q14hDn1oH9AMFGEqSfQDoxnLCLpf",
+	"oVF0uxqrQ6RfhcsRmTAaYzE+zFpgMWCwcELThMojPHACeLxu32QKhtiEyJJ/mHJc84RLhDPBW0WFkD83",
+	"VOki1GIje2loOAF0qGSR8xfpqY5gy2glLBlPDA6lQzbnml3HCaea//owNSGmmoC+ot+YT6gyyJ8STvAA",
+	"GSIRQVZawA9jyTwspTkXyl9YpIEbPUx3AJDiqUkNj0y+j5kchyvRUlkOQI36qzuhlUI23CEsRBM0KVKG",
+	"Afp6O9pKaNFzj1fOswR4rY1IsX/bQH3TNUyzhKJXdo4TbmzvU3Dg73d7bhkgMnDflsSiyKzAqaAFJhdq",
+	"B8loxdSQlk+pBjclrEsGq1bq3bGzGtopdbjaTbMKnjLNSNsA01KgceqOd8iJfU5PuqnIqMkGt5mb1tCX",
+	"QXqrlb8GTQ8QnQICfPIMzlEOgsTsD6HY0GwiNRGS2W4mDGB8wH+utz3uO2s+PwxK+6lgiXSW/IVp7vNV",
+	"v4cVPsr8409/AoDqP/0J9rBe2DjXjJSmRN8ASeJK8pG+f/524YhYBuCW+6msRQJSShcsMxHREkX5TJOo",
+	"lEyFdQhIuin0AI1ENqdZjC/lM6kyRqeaehIJmLewbJAlXzJ5HmJ4NYK8hLe8sqkdenFRZy4sY76Yeoqh",
+	"6XWBvi7DW16EGITGmKfM+Ty0NO1YAtZCA+4sO7f8li/h6+jvwled/qV3oxQpCwklg0zM9X42xTZAFcKx",
+	"h7ecKvIRN4N5465V+nMHZ/cyE1q9ZbkkU6ayZAjIzN7p01yNoIP/7b+Rn5MMgtQeNBcWXN7yNjmDHTEQ",
+	"8SLE3G3pcn1CTTkQ892K6GyWGsb9/D+k4DYXSZP/LSeEfdZCAtC/qamo7KnJuv0EVcga+UV5rJtYIcPQ",
+	"bKYbvjx7TxT7rEgr0j/PZylNuGYOasJ0I3Yi9JeWJ4K0vDmDZlAl3HG8ZECH9/lMtzRKUlZtB+8+/4K/",
+	"n5L463PNTVNB46gySeN/JLNop25sppF8VveaGCqm2rgfop2OXqFjJw9tlqrWqrnmJLA4xvQrSXQiuGJc",
+	"ta8XMxaRRMKXl1YOUwClccaHxJ9I2KKVlz635/N5W09UO89SU8Y1KmZMdwp8DtJ1qaUFKjQ0zLOUtM3j",
+	"ZaKHmDF0nkNRZ2gIUQBswiS6MsxA9rvdKDSEhs/Rct9tarEB4ywRYFHjUbdloA6wMI80HhJNWt4rHXLM",
+	"jacVxKjepuAvQcwT3YyDvLcSERq0qxTt9w4iWMEfcNzykAAOc1tkyTjhpk8gpdJUzP36K/iEzcIjCXzO",
+	"K3qKz3/ApyLSGorplLYlm9HMIJp3xh14x5YwmEwTV71gKKZIBdGfIjOchXEth8TTxUID76Ub4oKzHT0n",
+	"cg5MWaAuiP12A8qyBYnQdtM+Qd2jfawfamNfI90UZGJ+nmkhGP1722SktM9twIdfavMIqmGwUQr4vK3o",
+	"w+X1+YeLfgQTDuMz7eKrlS/bptEoEe3g/C732xDYbnc/MqUTa4eAzUijr86omjwDzqsv7oTQRO17P4JI",
+	"l/V9fE8/t4/HLDqynQN2imRnu4fAG/vdvahDToyWCpjpBN17hGtWZrgEUFwfvc0eeku02+1GS3QaGhyg",
+	"gulrvUiTpZ1gmzkP1UGVPpwvbHXUqJpD1Ol0boOvEdZ/QEwpzcRHCUhM3ZoRd1rjlNBr6O0Zyh29E5ba",
+	"xLOK4JglxEzlRptcJ0Yjk4QGvcTTDPTBMF6/+x3kIWRKU83NML4i4Q80hfyuWa5Ia0BjmJ2QzDOhm13M",
+	"GCztNJEStMOEpXHoAAEZz6cWo1Lkqi1G7UwvEMHQMdDAR2kyhOS4v+csg+XV23TKtHazc6Q71Ytc+16X",
+	"hhmD+aMpHkG0fn6EdADbyJORRe68IW14bj9y/cyYFHk2ZHD9IDKjQ+IFguOEEgNFSdWEtJBSOImAhu15",
+	"8Aj8L59ZjE9JNoakMeTguIswqjrSB4nIaPRGLXtub2nOA76lGeWRZW5G8Gu967l305qVUeYZ5Bg7fWBM",
+	"0vJZt9DwMdw6BxHO9OvIrUhxkjRFzzER+wiFTW8vKstdoXvRI++TH0iriAezvD/63J7Sz239ZBvsXBGB",
+	"pAlTI9eVigehQHIu89lMZFj+Bz9iZIz+OrrlfXGiD1hDYUIJIGurJOuxlNKyHAehbSQ2fHz3NUKJmn1o",
+	"YutJKgACEw55IyPc6BCCRk0ekwlIAo1NGuqocGq4F/oiVDcDV1H3tiZUPGjr/hzo7Qi15/KEMwJCh7Sg",
+	"FF0yJIYPhCRmiiapJB5cIctM49hMLyL+miB2ijmTjfDgqjDQPnEFUZ2aoVuCqrKIJqGK0DbBKzVrTSxj",
+	"Mpzgd/ciD45Bt1NCZNBHrIHug1YSQxIn8p6MsOYJ1bpF0V0nzvwpPSSZ/oukVLEMGCVg2wMpycPCTvJM",
+	"mt1pcjVpliUPSCoJJ70ukU5Zm09ECstiXg2NtuI0fvPSXpfIIyBew+ttEijGb8JDupldMk1cWJ7phOYR",
+	"92ym2jTV3fDq+SdxiuoTvpZIMkyFZDFoKseWKHGhwHBskDf0Q9Jm2JjGOsXhxQAOMNA/EjxzVRSLgnvh",
+	"R9p6/6UJQ+W8/GwiCRtOhOapdHgfFsF2th6FK5XYAbQa6OAYVv/vuVCMJMotFgbngGS7uT5x4Ap10T9O",
+	"OI8yNH0cEpl81q2i5ZW0ouZyXlq3KSxfuN6VIywwlknG2Nr2TGNw1A5NyKbFi8PzsW5rgoH8MNRLKNF8",
+	"SCKgzchZHFzJS8j1JC2jV5Ld7k5IInmfzCLvQd1qt9Mp3FnFC92dDjGBDVZtRiwVaiOseCzmYGViNIay",
+	"zhBoFaFaZmLiUfJMRJ5BxquxPwKCryk5oqXEUEwHCQSY6UMEtiyRo+jGzKeQA+J4n+NQUKV2TXnmS3wn",
+	"NLKoi6eCYxcvJP3S6gaBFo4F2SBRGc0W6HgJCSUypXLiKWvnHHsF4hhq6oC5iWVDTeWG9UPzWPAz9ioX",
+	"DNmhIZKIPh/YAyMmY8uyQKb/uvtmEFmzSHTQ/ddo6ZmD7r/umgPPtdZHUW5PRBrj3r24eef5iVo3/x3y",
+	"f0n0r1oIALgL+v8z1JNw5W61Smce0OJw59A+5ykBFN8oLlmO5DgsqDhwzrG4KRB3XwjYFtrp0RZop3cH",
+	"ky2RGEAL9w6ighOWgJqu9wEjrUsh1Thj/f/5zmL23DM2g/c4GBt2rB3muGQIL2y6t/x4jam/BUZgiELw",
+	"RaqRd9fv+oa/3XLfSbnSQ0BaxWsl1yYgM+mLKHZvedW2j0x1Qw/DUcm74LkVbrnnV8AjUo0Pod7fAMCZ",
+	"xkfCeCxvueCaGYtcn11BcSkOzXEijfg4j1N2I1nWx1cjmzODAsoynVv+QrMpwauaC1wD4zf+jY4GjgZ6",
+	"RMIA+XTL0e9RHNtL6x6RP5NoYyfILX8CL8gtN04OdIBs5fYwhzbTi1tedhSAwDG2ATzQeF6DssfE8G/U",
+	"SG55g/Xe83mkiVZUKj4Rp9KYnYMPoZ/DHosLI74BRq36kpMaH8ktr3OSHBmycp8Vc9625Q0dGeCxGIav",
+	"hLjlLShMhuYmHIASev2I4DvWKzalPKZaktrqd4AapJfHcNdZwsfRLW9h1kwEB7xLAAtLsLKHlqU+l3B/",
+	"lve5m/EKObuFxVMnElkLRgEGH3ceheJpMyh0YHxFdq0TszU1KegZNEY6wY2vA+D2YN2tLTcZc0BnVR3y",
+	"XtPPsMmsccudqlrIU7MoHaJ3MmoAiSRTRmWOvbN6LCX6kGSDym65gWyDzfkLuQJvexLvkF/IFe6cX275",
+	"L+12G/7Xj4AjgrR6+hFYHjQnwD1Y0NZu5ZYzUDZQPGkk+FqvX+Hsewrqdp1IxfiIoGGApssCBQcI5TJb",
+	"e26A5O3ZtR3fkgOFtHxt4D//9/8xVnlvBOWvc2E7ZcnF706IBURtfyDUA3cgdK0o59na1/3TPat+Pyzt",
+	"IPdXocbqh45Wf8dOX+tAf0VLOOC36IBpnlv9spbmQ4uKrf/BMs2hNc0ViIB6M/uMcy+qepOeyaWoQrmQ",
+	"qRhHIKFteWgkVL9XhjEKni4cIoWrn2BNz6FR0ygXfDEVuTzEXkC7Rf1UNKd5wSdlHm+EQueWB2GQJkPG",
+	"JYSUGB/m8YwOJ6y9C5X+oSCvq6w7n887FG5DTV3zrnz+7vzk7KJ/Bu98LbJlwaVJ/vN//z8EAsRPqaI2",
+	"SpwcX54HXrXdYLfTxZfFjHE6S4LDYK/T7exh6MkE4i8Mxei5e56bYMeZqMMuPTF2Umq2PayjEb4W5NCE",
+	"+ZiUR3duRO+SJRJy0786PjWOTADV6pBjWDxwJbf2u3sASeppeqneY/qUri+GgNwJUDJDKlk74ZJxmajk",
+	"gemFhvIjr8Fubmm6XAoGQ6eKKiVORz6Pg8MAzcE3WArXcN4fRLwwJWCUibqvOpVsGTPE7FsXRGOC/b6W",
+	"Y2dMNRB7mof12e12n/TL+M36agkYR/g1DPbxo3Vtuc49/4HGBdZrsN/trX/lhlvFlsX40t76l96IbJDE",
+	"MeP4xuv1b5wY+ya80NvgE5d0kQoaXwvxjmZjSJI42GQKIF+K0xTM9/jWBl8z2B83haEMg6Ns/X6z08wO",
+	"CMJA0bEMDj9CGJcM7r6GwSyv26BGgzCYe/ZOSDAS1Ni6Q0/gaSVZFLWP3YZD8Db9p97MRzbSxWhLAHlt",
+	"n38miygA8rO3w09+XLfDrWUePrvf3T8iqtilyM3hs84nGMHFCF9o2r/wDKYDfMdNDKPR7eOXtCJ7Hv8z",
+	"7WcMFYp/H3t6f/0bFlb997qnb0xAnBGeHp6iiBc7NZv8a7gkm59/MVvy63M4ZJug1eJfPhGcwvVio7qS",
+	"Aejrt5s2XBLNp+/WbdylvaiH09uxRp8BQxsAizEoeXmnL+9afMFs2MI52Ah7WzwCu0DvvbtH7TQPAsQl",
+	"lsAakF03ilLmskGlWr8735vmmjao/gZmMsJX/qtt0t9ysyHtNwvQyt5y2wqU37whu9WgEvq5WWgCt3LS",
+	"39GH7jy/lSTeVNQe2R0LgvY3E64/LCDx5Rv263eXzH/I5D9k8kYyeQs2sYH09RlGdHr27uz6jKwV59Gh",
+	"EQbbSW2Q2RvJ6ScR0N++6f8Q0n8I6YqQJi05EZkCx+ZqbbiAn6jfeedZxsAENkgXmChhttOyvVaMjFUX",
+	"nbrgxYwLUBUwXZrSGwWOI8SWJBA6Rjl6JKaAvEIXO1Cpc5CK4b0kUtgcgrFgEqBqnZYNAJO+lk1aUSbm",
+	"8gq6C8mU+KeiCWcxRlETGseyAMq0RnAEqyxCE5a3LgAxHaepxdAMvqP4u9TfihuNTBASqOc9K/A8Ycid",
+	"X3GX/AZEb/LegFN6GW8f776GXzRPLHYFTCBBB1iFXr1tccoeWKpXGaxBY1aL2K3yjMsShWPBmqV9YMsa",
+	"WYcp0FdIJIbnDRYVYJcydaWJVMcWYvab6GqjFET4FBYpWU5ErCU6xL/1h4MD+YPggODegVvKLqAlMLOi",
+	"Vcbr4lJ1z1aRXeglm62iPXSQFShOtmysSGNm3GUGZNW8sTVZXpse/4rkaT/ZBPG6RKYAiAlywKWP/UGf",
+	"Pn1aIiF6WityewOq/aJp5OvTaQ2Cs/U6w7coA9B4oQY8gVbg1/DHro8BrjP6cosKQnwbHJLu14i0QBwU",
+	"dVyUEDtNSoVu6HegVvyz6uu/B03EkMsz+VQKiVsjHz0bgxrHjLRsBG0RKWsDZU3VSz/c1QtzbYhxNcdn",
+	"Lyg15xDVPRY7HXLSHOn6rWGu+91uzabDauGIYWo+YPbhx7toeZeNmaruse3O3e90vxvLwXkP9u+T2UbP",
+	"4Xxv8uh7XI9NHv1Rr9YmD16aSX+sJWFLcd5Y2q2eERVaTRkZ/g8m9Fgm9JYpnwXVcB4n87fdGuYkETMs",
+	"OrusLzx33dhc17VHqHu2KJdKwtQGRVJGJYSEaqkFST4md04zJQNVExKDX4MCHvHVMf2q9mCIyU9FdFRp",
+	"EF/MU244EQZf6T7rbtyzxREGfVs2VuoYxuGnbKQgOaoVfflqam1yAaOcUK3PsJ0OuYaMFS6qseiyhg8C",
+	"g9zvkOPSjGHsQeQ6WtgrTRqwxUCMVg00wrwd04r+1IRlrJm5GpD+4FsI6DvqPoYH2V42sB4cLQQ83rMF",
+	"no+8qf3DcPkrMi1cqkSyeqZg+dnGB5eNT901h2nHgZ7VHaqrrAR2asGw9I4vCtjIes+A3Ub21PvPuo/K",
+	"nWzYRu6Q+ceG+e2kvFuEzXeIY/7rhbWvmlXMTy6AGUSfq7tQbN//oscUV13LPqLn4N6k0hWy36SLRTxP",
+	"08jMUWLyJnK2c6TXcJvjDmBl6c/4KO81Mj+RZE4XpJUoMhd5GpOhSNMkZkUOkC3Nq7/sNWYq9jcEM1QO",
+	"V6ZIzzdwr/XHF/MpAK4K/zi8/SqHN1jXTU9wqPP+cX57Ss7uGKqs4aiPYPHPJcsMfGUtp3+biXyGulDl",
+	"KLP8eSwQMciH90y5+8isScsklmhODGyLQ1j0WDdvWEtm9K6VB7cZYMTpL5Tp6ohwwds1py1MDYs7FX5u",
+	"LLyms0eFUdxw1iw3eF3KM0WgRRqTyloW+AM/A4CxT22i6uPa/MFFfwUuGi7VugTSIDL5R1H7CtbDgSvC",
+	"0bzAVgRaDvxgmQIk2qgsHkJzccXoMEEYgALjob06pNpfhcUjtT3Sz1a3J//g9d+oxRvlHdblqdj9Zma4",
+	"Ndaz0YYCodnMVjpOr2feW5jDjCqvP19vhAvXnr4rVqJfjf/+s1i+Fp7dy5N/f9i+fjPb11Y7P48TtXaD",
+	"Fz5yzVzK53j9NTiZU8eEas7oOx0SKaFoChFEka0Ki2Y6lAxTqoYTGyiPlXb0eUAo8h+5tFntY1baxBFC",
+	"y+GRXurWErWIGg+eEJuix3KGQ/kVvHpVOZi6Ksb2EJ1IgqNwATV1CgM+EmwaXguj7OM7Xzfvh5lB0urf",
+	"nJyc9fsheXN8/u7m6iwkPx9fXZxfvNUzfX7x5sPV++Pr8w8XR0uZwDuNIzCNl8ZQwPOPaJLmGatUDPvY",
+	"l3cfb/K7jydD/P+M3cG1vrz75eOb0d3HY3r38Ty5+/guxQevMnjol48/z/GmvnDB8SH9+3Z894v7Q7fw",
+	"QeBD76f4wrXCh/X1C363U1cO4LvaS/XaQdWAGsZ7jJtNjMqb8g/16VsD8fzZ9FkmMEhwctYm51/RRCLu",
+	"m7fg7ZiNEs5iP7joqFwvUp96l02gENVkKsvavZhwks9mkEQgy9zPYxuA/+7eWJlh7xjg4nul6LoP/DbZ",
+	"9t4AmzQXDB6DdUFwF3BcurX4Z1dcfj8pP5vvwuM4hl1U7JiaXVjWW56nYjw0FcM3CMX2t0v5SwhySrMS",
+	"NUwZ5RD3arILRRYX8G6RJ2AjgpSHWFNyxoaIY4YYnoCyB+4OXimhKuZ8hYryToz1seC7RveVP9S0WYpp",
+	"k38Ex1aDY5GK/DlaT7ZOE9rEqwwAVuYNc7Qvq+PWF5NkJOEx+xza8zaEZgJMoKE56Rd7ILlkFsJn6hQ+",
+	"0nUqH+kVSt9u6Ct9ZH9nBeH2XV+/O+l6n2oiXvfEH6TbQLr+cq0g3ALPrRmp6LpSe8OY/ETCoSqLnGOZ",
+	"GyprACY75Lj0birGALsMeZUuzPv6XZ9MKI/lhN4XplY6LYH9GohGFpNEkdaP19eXfYtwuww2aWHhZhmE",
+	"ns+EtLCOJiNiliUPukP3bAEQoH4nE0lm+SBNhgAHro/CU5axdOGjV5oyFdi8AYVHD6zD1x4wWwLBeD4u",
+	"z97j4Kgyo1vq9xECOcP+1o8jpr5BGl0uY1WPtElaANpN9BwV2KPG6NXDXvqPWyxmROXjYm7qNDhU72V4",
+	"0QEjMhnz/5+9d19uG0f3RV8F5TqnIs1h5EucmWmppla5HSedM47j5Uv3mjPpE8IiLHGZIjQEZUeT6qr1",
+	"136A/RDrwdaT7MJ3AUCKlOX4kqRHU1OdRKJAEAS++/f7+QBROB4dtHIeoN9UMCv3/cVHcoKELNrgAgEA",
+	"YmpEjJCfwCqUpAWifm7a25hN/MoOjh/3kCuxk9rDN1FJKrnpl56A9o5h3HNgX8cLxjLNu1zihpitQz2Z",
+	"6ByRBFJTxfIBFo+AwQDXlDcitdMKI+dIKD8XnVy3vKaIOUrwdZdjmYu0jESuCf+elxHjJX69w4uwqzmu",
+	"sFPGjkPSDvHOfcZ4ft1Kv/Ph+zevDwcVvhSiM7Gvg2sazmj/DvUk5GWJP3/YCAHagWLhuf3fjwdv3h6J",
+	"/YOTs7ev3+7vnR3Ap//zX//9YeM3eOGy9MDXVQYXoQtnn9UNr0tdTBz63CJbS1oalV0OCD1SydyJkgb0",
+	"hVD6PY7TFGz0QysPQar7Sd+hY0NNgrGsXnxMXwvmeqLMLGuMVhzq0QhIZJ7Wo/pC/2h3ZwWMszOt38l8",
+	"TnM0X13dV3U7UMe2K7tlDd5IDrWSTYqXgnpuFr54QRx9Way4ApAO+h+xXClpFCMldyw69dhjpRCKiLtR",
+	"LHWteYGzQsF1I40oZnmOwrfqmwlT6ulUQQFT/Pbo7ODk5Pz47OBVHGI9WFOABvRA44Be/MzjH46lGWMS",
+	"eNFY/hEXcTEG3RCq5QVn+92Rkp+cH1kD3Urw/ffvjg8P7DQjEVsbHv8Wzr8bYZS9EcAxNChciRnFkRrj",
+	"uTCHlmium0wTlepDh9kfMxiLb+n2aCy9oXUcthV2AvyOC7fpWQ7hAi+JsJ4iEIQ7bWxVy+HVCPguQclL",
+	"YItwHgFR8YiYJJHoMJY4f0KmDQPgWqsuTVBy0ulyh2uAEMK6ECNVWp+i1MIoJcAJTwLJAjWZo3+m0+d2",
+	"iQpljEpEKQswVa3AmMg8vbQCsQPGK1IARhQ/YnaYiGD9r1L7bEg8SnvZELBxJYgEjGZFyf5KadfeYM1R",
+	"wFDpySMBnddTVgZElRHn3RCROZ2qLM3tx0heCdDHiwSVzZy0WAGKeNNA2oQsls9EoYa6SEzXmYZ0j0LJ",
+	"BB0+cOZMaoD4zuRyasa6FAj54WoCRhqYowgUJFpwLWANrRmYwiNKu5Yg6OMf9/b/en7cI3eHS3AdpnnU",
+	"0n7sal6r1KLPBDwx8E/i1pygDQx+20QNxzJPzYRJOU///TAlfl7P2gCI1I6yZ1roUSEnSEClkGujREQy",
+	"bg2Of/zrwX/sxz5s46KWJv2nAjeQozhu2oWSRlsHBtgJbmSRGFauivU0r00Brc4uV0teEGshaTenmpbB",
+	"zmegYFapiAUc6su2dASd/0cX4SBG2luZWZVLg13kT4uMcmd03W8CJfeCX92CLK8ZlZtkK7TZlpiTsZeo",
+	"QNAPZS7G8lpFCyHO5SbVKY30JHuqnJk24yB8qm89+viFIUT30rwFtMp2QALa9jjiXpIE+wBUJZPdeqrS",
+	"1GC0qxLiRi4TjIW1s9tG1gGZaFOKbfEm/ZE4kBy9GIlLDKGVjvisi3ZGrm5CY5tn6SSw1cgpKe6EKXLB",
+	"35jIRA2AQQIJKKh35Ph8CckvXe2YiIdjNbxCc6VqNfj8MRgOIJvrYZrqkrIz4Y0JtEfI7h9gRR7QCtjH",
+	"F7vbL5YLdHytgUBfJUwSvpjq+cPZbPQ3LoBBpsGTeNK0Mj1XK8Qk7U5c4XUG+RFAI+1slqmdaKNOhbnR",
+	"397604s/7W7/eWd3QQoFx2xVPGf8BVmV1IhgrdmeOKeoQ0ptT7sDf9pMmWZZ3TRqAXp8KnPolc7VLbZQ",
+	"+rtFX/yuzC0H19hubrUAv7zPgx3bulEbS5ufahsu34LrAuLaXsBK/2Ub4W71rPhDwIddIh032fhaasBX",
+	"ZGPN+hr9M53GoiMhGCKL4Ti9Vn0gIINwSM9unTgSMcYuKGsH/6C0nb0gs1eEaT17I+L460Yc9Hb0xK9S",
+	"w555zMTdacnxn+c4RJrQDUpZ9Eb/jAcQfqAoUqKHswkmkpEnCpz8UjvyxlQZ0VGeQhxoIpfrgtAcC63I",
+	"Vq1AS/8lB9Ku+heYVK0Kwa63nSGx7doBGxZ7cXfEsizlcGyXcgCD5HKi/vJhY9mb+LARV0LLC/Nca6Sv",
+	"p5FoT34NUUT+EPiOXzp+K40PuFbezuOaFUL9Juo/E0Zg2S2jaVnHTFyoS+uFyUr2H3/ar1qRFKot1DST",
+	"Q1WL7FIotCxkbpCWWXRkllmnl6pIugheFEQ9q2MtD4dWMl5QnljMcoPMiYofCKmXFUY0sWAo06NmamaA",
+	"Yg5+bJ+9EqgeOBh1hAyEmSYUmVZ5IjoZ5i/lSKZ5mLID2R5gDPo66Uk9LuujscBJfKMKRQz+9kKo06kG",
+	"cCmSDFGFGyDNdD8M5PYCKsuVUlNTe2UVYF/s3VXS746kemco9pHmCnXCWELPGk9f8Ez8J9xJtwDLKqCM",
+	"K08M1kogCbtxDBO5oOgAbRtR3qRD1RN7Pph8cnpG4FLktBNzM3y1HwNjs0jsduy0xJV9EhUkA5L2Dxb3",
+	"GMFwBgFru7/4zAQ7D2i3L2dGUVJmd2srSLn6N4oRGVXUwyFQJFOLb3SwxVpnUMmbq34YjLGL5OZKuRSX",
+	"kYG5z6ajQiaqi4lsnIKj8dABIfNVajczhfp1EUT6u9RxCP5jU2jmYa0Herz7WPMBBUCabPRfRAETwIk7",
+	"5zS/F9U3zhJzdVqA251T98aM36vNd117rV/RRjih17RSloCJaFcqPrlS8ygk90GK+dRMMzknTh+GKa6k",
+	"QAO6W49kfaXmPbHvSGshAiqkKAulRMcoxYB3/NvNz/YOv20Ox2mWFCqPu30RF1qXfymLmYohURyk1ew3",
+	"BLXtmXHxFFt/IdckNnj4Z0bAyBjGNpD9E/EbKH4D92cvuZb5UCVEvHtephnU7sZCTjT2Tk66A5rSpczM",
+	"4pzqExnLawXoSoXKy+a8il+g26pVYliGfm0FWHXxY8L6DkSME+w3zo1kO05rIOSFUXnZFzLL7BydVIKM",
+	"bWN9ir1zkwtxoXWmAIjsMetGaMnmy5JD/mnXZSP3rGdvPOnVmvb98JIl9SaebtdtV6w5BmAMUPuUi+SS",
+	"NWkYS/SmSEuocBf774/qVLvvc8B3+WStZcI8CBNNQCNejFTShxQT3s1KCZkkKon8D/Eba3/SPIazwh4S",
+	"qtrCOgk3wzRH6zE1TIMVEe+EHcUaElh6bY13a3J5QUs2K69CT7xTxQgmkJc64ACPQgJwXdRZxokpGuiQ",
+	"jKNJ2q4zOEdid+sFgqOCSIQqFaAjtquBiyVLkaSXl9ZdALvLxWqgOhAK5eZQ2QbtkLMCyoPsjM3U+kSd",
+	"+OTg9Ozj3vFbgHSn+Qv7j2NX8UzZr4gRzKaFLtUQDOIsvVJo50Ky8GJuJ6fz58TUvru1vbm79aLbVunA",
+	"IuGxKohp+K/TdFm9e3JL56XbU+s02ZPLSyrf0AWKm0DOLRGWC6YaGUIrtl5aYVM3AgLcEPgaeyb4IDKy",
+	"C1SFWRMSuob+8Ic//KEZCis4XHeLC/EPj6zV8CQmwS3mAMR+rHBeZz+eHEOp/gqWmw9NQcRTbuz3QEf2",
+	"X6RtQdOGbWEdt/XF//yv/w2qjkwJmUHHphQY8u5Cp1UQ/OvT0XKl2tCTBTUn0kAjla8rqXsvn+1df4ux",
+	"KDK9hMJv8Kcx3tLZ3drijAlP3kUMLwq7joB5Z5VzbA+oVb0xXobaE7hLYLJygugI8GXFB8jk8MrYe+12",
+	"Ixeagtp2hHF6b82Am9QgKVcA9EQ6ZDE+GqHdVSVAt0Nas6xUOYCPwUTQoMOlQ8bXxMdEg00ASKi5ovRO",
+	"rsv0MlUJhMOqttLNGMhj+dmqsPC15UcceEfaXrGl0K3z5lSuFLbFs4nRZF4YL/7e0q69twx8PPuE4F6/",
+	"kn1ym/DF6lhu+MtHas0XS81R2y9XeR4zm04huvJOJak8sy73N4+cpagLWmYkp/Vl6P3JEg78F1hHLky0",
+	"UmALIz9BCKQ6jTRfjKHUQlmiE//91xjdLZEpeVmFGfVDMQlE7k2vRMQuqBVgQYP9VWN/aFEnnAuzAndM",
+	"Rp13QLGj1o46MxT6zhubLYOA03yf1+9rR2pqr2Ztmj05PtNCjBS3xRLz7H4qsDk49A6wJSENB2cmOK08",
+	"KVdXq3NVN9qiCngxRbPxoGcZJnNplJ7Yg6IJjCb5Q08JIO63kLQ1g3s6AnyHNXAgh2M/xFgaV/6MDZkQ",
+	"PGLrB0LflIwczoeZMv2FCcAQVHiNPyfkApwczMT9guhuKKMm8yFkBhhZ8wfRSZR9UJFSmyhVRVe4u73E",
+	"wdt5ybr5Gf72W9ws6iK/LCAU4eJ2UE+ZJI2i5xGjNXSbvST5aiEbftIW4Rdu0eomV99NIOfRc21rs2oB",
+	"0Avk14LqvI8ZxYd9ebm2vS3G7+HWvl3ECwU0VCYgzFOrXAqtS8KCCET6YkyczwIG7icSyUECod0kglDy",
+	"1EU4Zv0XxHe7cEJqzcqpvaenF31uPu7udIfvbl7Ju20A0enHk4O9V9wfPpXl2KffhjS/qjwL83ET+elQ",
+	"5SO7fXZevgRsc/739tMibt5VEra8/bVR+HTSBY+5O0D3CGFvokmxkotGttIqjpkumK8H3TErYe7kjeG9",
+	"vq4vFgTWj3GVvv3wOk205QgH5qp9O+sz+zVj7FPeU3c+s7jNbz2z1u7n3JMMMtnn9TOoiyB8vbv0ILwt",
+	"1eRR4xGwBnCXlj1sZ7reuE+/cSs1Jilug8eJP9yOfGP3h49VNGWifqZ8UJCOwsJq6t22D/DMCGtnIRJK",
+	"WRbpxcz+oJ4AWj3nEwlXBx95pv3FpEz82ZvHdoxI6Cz5GTNfubqBv/0WExyLGhYKEPnMVZCnyTkfY9qz",
+	"Nh3p/vHMCIKYF7m6VoWY5UDHC9kbO9Fuc0amUt0C2ZlqecuXZGgeK6YAe5Bo1544lnCr0KLio9+l8Ppd",
+	"1omctgi9Z1Tt9uVqexN/v8SJd1n08IZYBlJqiCNS7R3GHTVyUQJzGjqM1MmRcl9FrpaKI+qOQGnixEdP",
+	"7LXIugEP9vCiolCLwuIJVclXNmuC9CssxNrMecITf2JX/K6Gjj/r8MUmMB62Q7v4BAqnKUIoaBpjmsmc",
+	"6tYJ3lWWiL8fOf/XAT+742MY7DXNk/Q6TWYyAxJGIzpGYyMWnVorQGbGfl+BUu+jZIjE6f5P9g+A8kVs",
+	"GGzYoutq0HHhw0xkonoCMBuxUlXlQypboSKUPnJCsmkFj8CNxmifuYFz7cYNUHhzXS0r3rNHUgGaJfg7",
+	"DlsTm/bc2KlB8BiVOESvbL7QrBhUy0APAnU360thX0ok4t2trRjKcmE6+GqsYWXQJutIt1rwFUUvoCPH",
+	"Rz3JEutW4PfgVlFlOWl2KQwwp2Xn5cPFssIpzWdBv1uhrOC2Lw9cTKonTO0rh9qdbG7FNtbkOtTOga+v",
+	"roF4Uu0P2IxUK7QcBgcmiMfkkQy915lS5St6sU9t6sHN9/EFtefLg+OwTg19f2A776jLwTXVjXWWLKgG",
+	"li13UA+IVblaPUzlXhR25/lIDO446daJK4ci7vYbxqi3Pl2oDJqmNICk45owBiZl7R2iOJVqYh3iwNdF",
+	"hlHVUmuI9lbu4+cM/iZIQwUo+0QTi13IAcYdoW1W525FH80sAOb0XHmItZkP+dNw7pXRrRcfiURlKdSP",
+	"2nHVp7KQcGhzlZkmiNEALJQLBbBtOxxYZ8r0xCm5615q4jtXCZL4szwOLXuQ60EvRV1427EK5dRpqYXK",
+	"r9NC5xPseylS7KTH0LmzIScIO28Vw0F+jZDzB6/eHHw8Pdg/OTj7iMgT7385OjhB8An65O3ZwTv8ACHo",
+	"mwc53js9/eX9ySv60fkpj2J/1O2JA1hfgI4Fjj8u1LKThLbt8kbT2pg6lUX44gsl1D9mMluudXCgQO08",
+	"pviv6p4G+d8oJnr/IkjHB4jHWz1FVCFcfbVVIXYHMWqNsXYje19PppKJ5JyIdB37TobmCTWHhjaXs6/S",
+	"UtzoWZZAnrxGg4W85hM25ieRa+dyLXBkUVpbzBAxi6teujBkkVppOJG5HKnE2pT1C4mNIxLqWuXMkZKG",
+	"JddlMSvHIHStCXmV5kl/Ec44qkrDyIk6WAIUZB2E+BExSKC4W9V+0ji5x3PE+nWUTBN9ba3CoJEY3AYW",
+	"moEspGsHDDUZ5BFdFywWoUIYAkUfrVBP/Oyr4If4jrmdIC24Lh5amDvxGfQjQxQCW5Ml4SuAiKEm2C6L",
+	"a66vN2N9E3TagAfBi8APYHR2DXEUDMx6wWzlu9tt1mCw+wBSMAb9Bg/DNHA8HgxYEoh3JIpJC54UloWB",
+	"OxLbQ5DQMQJo4gm0f2v7tgm6BOWitgpkAhV0qtsTe5nROIm+K11zc40J5yGOXKuCrDUqREJyq0WJzSHU",
+	"LgHf5OoGvUXf1Mi6Kwo5CayKjIRssjVoS1JrAgNuh92OVXnSwZ0E5StWeybAdoTIKXALhkBvtEDG8lot",
+	"1ydWwqydmIpArEpTJxrXTYwPrkFPrRhCMBvn7bcYFfQi8GWtqEHLQmebbru369GTWQ6Iv2BVuutRkfoA",
+	"KsudRKElf6HGqZX+ehagDFUDV4wFmqRmCoQcBV84EIkyZZqzpgJ1C5XDRToal1baQPCns392+P64i+Y7",
+	"IdBRo7WgJ8QIDcrw98f74nyPxQoAPck8eCSJ/e5ZxoYo8kM5ErKLQt8YLHoWszxRqG5jvMocU6lKrhNG",
+	"6w6Wh4xyE4wL8FZTKyeLEbxFM6C5GSdCg7he551OLmaGw0Ut7Lb41O/da320JFvlNu5AP3nCzU4DqZda",
+	"RZh/wYXM14GYx+SFohfy7zM1U69nWXYfEbqz0it6g0r9ATF7ZnlVKoQiy4uqqpC1D90kXkH4tItWyPAl",
+	"spTADgkuPXfMPqA07Yk4EKeARRHTVzFj7GCwOrZSKu5GIgZ6E/qWR66EtFNrFZSGeFDwhxGaaFVqFOiA",
+	"jS8KLZOhNHZMbNmtj1ox+TDKP6Bx2UeaGZV0e+KVXzBwKULJir8PUehAWmMYBAWoGOqUnJ5Cjax/YX0j",
+	"0g1WeJuu8/NmecphCTs7HrQnmPnMvjJr3PNTLOQfYCgAo5MZ6jHKjIAhj24WOii0Z2IMIREbMzTEQJaU",
+	"aWpDZJCBaMQQSXNqi64xUU50olxIhtRC5Bqeda6Mo78EB5OJVvbPDn858Z6znZWiHAXjtiCYihF6Vg71",
+	"RPVhEXjkANcu3J3yBp4t11gbfiETfgB/F/sm0V3IRZoj4yYSG+Q6HIx2E7ATVMD5aEIipsnEzoVFNWr9",
+	"I2KhtB4fWBFxT4AcMn0o6eH7uhWjF0Hv/JlxsUpM82BOqIOK3hFcGixG7dp3tuv52TwKIhwbrMnU/qxp",
+	"4Y6OKPUAmoWqjx5sPVOfG58cWp6B2N35AdflRJXF/PkeBAkdaqF/on9YCR5wuvn7PTMihm+xTD3mZXHt",
+	"WAPxcmsnkF6CwhIBN63bcgVhJPoCpOq6UZQDB3pmEA3TrQfnzXa2tvAZZCkyJamlywmWQpdskEH+0z8l",
+	"b440hwIGa0TErTYV1EU9rj0Ft/imbSlSTwAoSinStUW1tqiWWlSwq4VRJVs5X2BQYYhoRaCdWi4oWkg7",
+	"YBkEg6+S9PahTU5GoUXCeSbM/qVlTxxxOO/zhw0Krn7Y6Iu///pb3NzJ/RovetSMBNziLT3ysjbueqZs",
+	"zQlfJ3Sqr1CwNflNroKcx0A3OApW33Py0m85Uo2NEJ1hJi8t+1ULFwLkkZCCi/NEjN/FHqsmVrldiVh0",
+	"GKbPqpGBAMxJiM6qwFTWuZjlVN3RJd5zjv9eKKKyDpv1gu/1ZUW51g5PYEn4U4n5Trwf29HUIE24f1TU",
+	"Q9gTkPGs+A6V4TGmjtPGtIgz2GJc9o8cMa9YuVwPBAH2fhioxppsDnlfFEpe4U0MJ24LSGxwvCl4h8E2",
+	"IqtwZpToAPQhcGK6BI+LRttdnWJkfCKzS13Yd29vAEkQhuSrYFjb2SPUXIX0l3aXB05GHwigmgGvzwfc",
+	"4Z/N2y+oYnrmHYOuYzX8cZZm5fM0r+5p0xexGcpMIbog+YWxf2rrAH6aFs8zmY+CxTARLwAiCwFMUWVi",
+	"1i1NVFZKO16ib3IDXZgxe6vG/m2iSmkd6rgNfxAP8GNF82FwlABfyYyr6oEVdQAQs9FOWptzv2O8Q1l/",
+	"842qrWZ1bX4m8enADldhCVvYYmxueUghNrgA/D4t7ZE3mO8F3Tj3ASzrMrOXWpBXmyv0hhHqVdZ1TVqG",
+	"2UGXO3RXgbjvtjGQBWLiPmDxHiUeBxQgGreZUmx1SPh3NNAdzvOatuyrAcDfpYObeM1WOZfR7eWCracu",
+	"sDih1GPQcqYauz7vcxoeUW2t+yKevP1ztW16t1Yd/CU13yzoHtIBHwmmgMT3SrWzdT/O1Rf6wC1rg0pd",
+	"F1DfFLN8IABJjtlruYkK1dEl0qjUArmNx+eYJ/2IB8jdo63ln75fn5knPzN+u9VKlx/k9NAsl7dBu1ZC",
+	"t+EhGoH5RMg4hJRM1Eq4cHwgHAHpJTwn4M5CvyHU96K1VQ3CIdUPgpnJ6VTlCXGEyCQh6qoAa5Qg/HWu",
+	"oO2wniLkeIAv1OTQQD+YZVoSLRXm4sLibLA0obcas13YkOMSW2iIwumvmKKASuSq1ZJCT6ecL6PrcHyY",
+	"NK6pW2eoMgkSYJg3FRezy0u7glDek5YwqOEKuJF9CkOlhljQiBwAyO3VNjR9jYq+k5ZurBsqJMUqUkhR",
+	"8Sc4OKHj0QtHklRTy+NC9SkmQ4HZKcYtG9dNjGe4TwZuRYEXTcRYH06riCXiz3EIlcRiqGc5bVEXjqrs",
+	"V171Dlb3VDfs+dHpwdEZ9N73IEiC2aDc20EpV+AA7ddgiQSHpFTdzmhoZQ+E+lIymD3Y9ZXQl+ETxhs+",
+	"UEOmVDLxzHAU1NpoZnfBE1Xhd6E430YfQnxRC9/Lw4c+eDm+UthjVfUnpD0G5br3/jvpvdeFUJ9KBZHi",
+	"u+lRZ0hmepQuKW88+ORKXLF6GYKl1k9yjTcdoLR1uXUs2q4QS5JheXZ4Gqa5Oz+dnR2fooCczMqZzOwV",
+	"3YgqFA2Hge0qWNXB0BwQYd0O9JKdEafEa1LLtedKcVPofFQpuU58u//h+zevDyvt/gG0CT2RTJJCGTNA",
+	"hp6pPbmV1lE7qQ8bf9Ozwn9sjWK69sPGIOxt0lZ7/WlHAAc9R69BLTksL5nPda6emb64GBbzKfI5emDW",
+	"P+10e+I1FgjAW+Si/xnQEU9V4R+/+ghYRXC2fyymyl7ADxb/x/PXuriRRaIS+zcoLUpHOWhBygvKsrRG",
+	"jW+7rfbPcssBNC8Ndc4yfDRTkE2hp9Oz0tof2H43A9IusHNe2t/YQ1Cm14rfOLOh0eRTIzINOQkoAcW9",
+	"JYcwDrz/bTFJmY9x+6X9hxt9ogvF34ix6LiCjzio+Ii7AyojolvivImjH/lHwZaZDYfKmMtZhusvhpmS",
+	"1OxNv3xm8PkG/lnsO7rUxUhDA/XOrhgHNp7/WQYlHLjYPQ8g0bPC8x0UyMbIdE2HLOZeg7ApuUoUwBdU",
+	"yGA7u1vb3cgKfki1SO6riyU83McJ3asDNwP8ipskHog4S+Q0psYY4mSFNJsjZcPbdntiP7wfbFHKKVE1",
+	"ctjdH9RkqbgvpDg+eEc0GHGpPpWb00ymeUyNkVM1dC07z5CZbyBGQIVnjwD3jxg2MZiUm9rEZ0a139w1",
+	"DMGPoGOG9trxwTvI89gVmpbcL47l0XrqkTGdqKMGSZB/C9Kx/nKPC32dJqowQVoy/vxhY8qfQzL9w4Zd",
+	"eSuMP2xE4sOGfRsfNn79Le5yNZXGZTbBu+iJX2Cv46tDsZikhRqWOmBCRKvexaHjw1d7x/b9z4osBvMY",
+	"nBpoIAFlAC88166BxE6MAE2x3wVynfX9lBqaRyXLiG09flJ910aKFroshmNme43tx2xmY8E5fPSjNNaD",
+	"MiK+SPPk1VFMB/7CmgNebfCiDIiDMHP1VCBdp0V6nWZqhK6MiEeFnk1PdKZMTLS9PLNnRsCXRnRyIIy1",
+	"JwoTrdiVZGbDMUsISn+HDTfwdJ36+vDi5DrQGZj+1Td5JM5PT/ZedQcolDNpBQjewqgSsRLgkXxXEE4R",
+	"ARE656cn+z8hnS3qd6gd42LQYFO4/KvVp7Rlgv5cJ1MqnWNWE9LZzvRQZiQlQBGBlC61VTL+B1ae61lp",
+	"5+BvHWJDWG1o7AbpzPLCPrK1mCJopjaZvkGSazhfgdlhf1gWMwN8dtXOKLszuM4OzvJLKiFF2A+oeXUk",
+	"ebU+Z3yYqjL4hYpMYz6VMQoF/zR+CQAtjbPDXONKErSDeidYNdxOA1fGSocXihx5bCuLYHVA4IeCmZqi",
+	"mbJnuyGjgwbg47g9h3Zs7/NEG16E38F5UZNAgxCv/6O5SjRlY73EBm/pUI9GICCf1kd6zBq6M63fyXzO",
+	"Ndv3dny+JP9nhaXVM9VNPfPeUc00Bhmgkm5/4YTRNXSecn0zuOUID2W+eqKRnrXZiyYR7ybJSi3XN/3a",
+	"JEypC6rgrTwkSU2iJpZZ5v0qVoJAaLW4XKzsScAEX1Ql6EA0V16jPzSeV/p5K8vVaRRcAadwRSYG4rMq",
+	"qG4IL93xKFVMb2HUUOeJsXJqrGQCUaPPG8ElTeFb+AkNR08jCrjFRM7RTldJBZv8xdZS2PE0TyezSQgy",
+	"nualGil49zVHvVolBw8fuNznZtHh1hiEboxFH+RUCcb+L1mT4AYjqWhAqw9HdhBcYB02KsgPuf0bxb6d",
+	"xsOl8EkyWh3lHaNs/iBJfD/2vwo+hN1H+H5aN9JElUU6NCvl+vx5pl9xSu+40NbiVDMjrG4GrBGDbMDW",
+	"5ZGl6FDju9jqbfV2XXgm+KFRxbUCiEUzLORU9X2QulBDlV5DOACRBzpTVVQbtbqRSFIzhKCDTx9czBeQ",
+	"bDDqNCsAB6KaKEjUtByTfTmZpCUYxPkQEhXVuw0oNp7Jkej4LihdijlQfOVlN/LTN8x6A6B3Jk2oLhMc",
+	"SmqptbeoxtutwJbmysf4Z8bzzbt57B2/9c0hF/Ow0TZP6GdRmJ5JqNLPDJz64K5eEN0KTMdAs7i91RP7",
+	"EBQqKBohTAoFo4ETMi20PbKY80EqaYC6qKQchjQKI8ez0R/qNcpomJ54NSuwKZunpGel/cN3F2GOxeqM",
+	"na0tDw9CSeiUqV1BkNEgPfHLWKNUh70mLnWW6Rsj4mmaj+K+NYydJMyRHB81UeBl218c28vB4ytm1FZD",
+	"3jYZ2yKu9of9ZSLzRFo1Rh1pwTBYMCyRX5Pur5Ezkx1LVjYccMEVrJwiK/n9na3kghv3hoVK7DxkZpqJ",
+	"bd+RJLhVmLeZ33UijUbzhiTHl0vgL5Gnd4uJB8s5cWvCAvR0bko1CSUoHNsVuyaqRxzLjO0n9qQvtlDU",
+	"sn51kdKpZv+qhewAkA1CIwSIAf88nAOdtpnBsIUsOTxQzPIynSjRic14Vib6Jo/pCCSpseIA06V24s/g",
+	"xzFlkvkyiG9DDFaTQWHFwwiCr7Dz/bgXqrxRKrjeNLd4HNmZk9J71EYPuNGy/o7KGpK9LM3Vus+j0ufR",
+	"tkrhceK3WT9Qm5/hDypJMqoExbmsMPaESiMqysapXG/vEllvYiACl0NjYprEVpFPlSyZfgWzzWCnEGcn",
+	"elEeumLidE1aDmBAzDAgga+99XO8tW/+IPalRk0PP6Q8SU/sUd/lWN+IiVUB0A7oAKACepfmwdr4JXD1",
+	"TlW5Z6d2QjPbuHtFDA7wNjFfiuYc2P9gEmz0d6LAE9hpW0D9fJjpWXL3+l6eM5gxbSfb3aqy3uuCricv",
+	"13UvQrbscHe0m8XJ8kJeoIGwtj8E16PFopgAzYGd5+ZpcGDUCoqR1gkFT2SJO8gLIKMJwxiTo0DoBYhC",
+	"I219a6eZGZFLDdOEC4uodEeahdv1RTwuy+lH+G2McXvJj8Kij3vPw4dC41klkDLWhdjd2UHIe9Gx/9p+",
+	"Qf+Smc5V1xq+/6mGJcVXrGkAKl2KQt9AkRqz3yz02kVsEosX3Yjsk7HMrjkxzk/k3BhreWThG4FSe5jH",
+	"AKxhDG9zJr+Ta3qYSLz89CkSu1t/jsTuzg/2b9v2Py/sf3Yj8T//9d9dtKLLIuUE0IUcXunLSzTGsBoM",
+	"1pBxqmEJqXiL5+NfamrElfVwfN4OrDJwMH3aw/VIdCOXWSfXeaF6C7JxWLrFAiumPj6CioiPfjo5+H+D",
+	"ojCeVpr0xKmCnASfHUjUoDtwfH5mV8Dp0k2APEziiKfnVJrjRA0vj++hdKzxdm+Vc5hO0nIVmoHTq3T6",
+	"uBQD/CxtJuJ7YLsdKU/hVzdH8I065Y7tAbJYlw5/lWbk++uau21l8C/qxfhLzF46qhDu/eIbtZQtv5PF",
+	"1V2MZjSXTbxoDFstA18FyKu6YDDVUosLRbEwK5Wq1AbuJCAKaQFZ2gc1qbthtXP1agyawEMEBUm5+lSK",
+	"i0wPr1xPQ1koOfFVwniL0l9dzECPszxeULlQ6mFQBYFh6TPrDY/mMt1N2gKqV4NowIAo6Fwu3dsjoANM",
+	"KecV+ZNrkel8pApabh8lhNptGEZmUAFRKGmgqZjQs9WN00GwL7r3UA24sxuUw90yyYEzkSb2aGzvRNsv",
+	"fr2zb3CqMqy2+fIM8X39mps0y6pH5bFcnOCs1U/nunj3uyjerdh6t+ku2ky3BV88fvXKQc2AvKAdEMab",
+	"q7MMY5+OGqDiL3Dsg6VjzZngFAWyJiwwEFSguqowMhVo7uVgMkfhpY8bafQ3Wh5wbFjjdbhxwZJrXqdg",
+	"z1ff7EoQM01D9q3na/cxeevqWmYziWWcNZPSYLcTQalP0tJeBarUmgQhLZTL2WHyK3JwhAiBgkEFWQ7H",
+	"WCnB6C7+GBGyN1xImSB2/WGyZZGORpB6k8OhxhhEqUUcPuLHcj5VAMheqCW0JgTUFDlS8gW0mriy1HF/",
+	"0cEl7Ete02dgn5R21bqRiO2MW34RrDyD9CBAccxr0fJDt1S1Hw8qIDkQY7ikhGkjTE4DAs4CzE3Edaje",
+	"6FwUUwtYOFjyehsazuo4NbBUuqg/+RLgmso0b4GvQZwaSmdrsPvdemAaKNdLxfPZ671XAQxmG6JMuJUe",
+	"qcowvAUe/qfur6o85F30wBpa5l8GWqbx/S9Rb4123SbKgJVqfhaNNYZP59jWEulWRwFc5Ht0tYZpwWFi",
+	"0xMnVsj1RVyOC2WspokjEetZqS+h/B7AqWQpP9J6pllazu2HTnfGPfEK5wtsi/GNuhhrfQXoVf8ooQFF",
+	"TWSaOWAr+DWhJ8Y9wrwB5ud28SU6KbKuthuhUzm8kiNuFiImQEDSB8y4ECmhe7sleowr/1T2KN+urd0T",
+	"v+49qfT4PeHS+PBj2xm788HGEpwVjnVlt9pf2VMCiL5jXcah8eg8NkYnhFInsDwhsIRtS55M115q9RFU",
+	"Mw1EDMkWa3WqxI/LRb1wNWBJRa4j0SHT+Z9+LNOJigciLvVolIUDhdbtwgTxIo42WgvDCqqjs9f7h5FD",
+	"HMF2u9sP35ldpKc6enizloMHr+tbd/0ewn8racnvdgY+V7yZO+GptUQyAkQ19tKARrZCZjhA8lg9NewM",
+	"QvaQ/YWjs9evDkNLd2VsKJz4ggX8MPXWRxVj/1oVYyXLB4dOa7daf6cAat8HHtpdjcnojnqFh7wTDtr9",
+	"N/oje1vrvfrk6E5336h3TZP63y/PlhKTG2E3qcxVEQLFpZJcgAglKoBVBNkya5/EQNJC6iJ2DFnISmi4",
+	"UZUCK5VcXDVYJTpYo2HHdGjLdmi2Ht2HGLRKGIjgJjWKSFb0xX+qodVqGPPCcTmAx4A5cNee2Pd99pJC",
+	"XhTfytIrRU5NhcUjqtBveHDuwhUye0zR5fGhvVBdID0MxbOsbcAs6dhvAIVDbGouipbZNHn6QNI53PT7",
+	"CSRJgPbK9Y1IzTqS9HuMJOGOfLBIUoOxvclyaCVHNAj+1/MYJmKgAiZmrbFuux93KcAClSpglQNwHKUe",
+	"G7Ek23HH6o7fPs3mqYwRut+ybCAv0NoUeepwTfXcNG3aRzdLGtOVewkg9dDur0+qT5l66OgJDw6GSChM",
+	"y+lD+rXpibeLMVtTS/JRoi2YKRHc02gfFzJxUZ3fwouAXoULDAB7NDMUYE5s0Gpa1GJniFvu3HPHLwrZ",
+	"LvUJyMiRBqzd/FgQDTJJGk7qUySk8E5fPy/Fj7xcMGHBdpKs01G/TyNiL2muO9A1+fig5sTmZxYpK8f0",
+	"nEDkGToyIJJfmMcPbBArVfhij3lBUSrR2d3a6nunCb204/Mzkj+qrErX7mCZ5RFwsa8S9AuFzcPE/mhE",
+	"YdD3y58kFBhKiHXw7+sF/9pMhfuF/9zbbcz4fvlxqMUF73UWHkvprbfxk8cF77R572t73954RPuk3thB",
+	"RQArucN0rRFUWhC2CBQKUFWAtS6EEKBIovupzNIrFTnvt9HBPaaLH/MIveVHcDdrOUD+WfkZ1oWtodO5",
+	"uD7BRneLG9hUdNlmpkebn521dOvmy/TIGgJQMm2fVyLEcgB2CcNWNqJk0HcqdoyzNL/CeHSmRzEAmPDD",
+	"R/wkiJtKkSjsAGrUDc37d6R4+x7q0WIbIYC4T2U59hju8MctUF1ItRyCdTkgk8dsJQyepB0QLoJ3Atjq",
+	"gEVUqmlvrTq+8EidKJlAmSpvYrvCKx6oz7e6HiEKxcK5xX2fO0r8ANxlII7/+ubkXXOFQFoyybgbssrL",
+	"xuoAOr8CKqpO4JXwNUjKRjTl8Hsc/kJBGbGbsy7oiCY9sZdMoOQvz+bLqe/7zWz5zK2Pv/Ps+k39YHb9",
+	"6B18u4e70aGiWYuhuf6IeGHU5vdg3hPvI99B2Pt9RUtWgRr9cWbmXxtZD4+5oz8JD/ltosRuu9u08Wxa",
+	"phMViUSWMgBMGyuZEURdCmBepcMJJ/S0njhSKjEewOzrwJYtQJX1xAExFo1m2AijTAArHQALTpCVGZAY",
+	"4AIP/VYA9nZZpFMgBphCgRU1EMvMaHrYNlhUSBHh0+FCxgL6ghdkELyiRyVSacdHYyg9O/np06KkPV01",
+	"+1gNr4R13XJlloOr+Ur1lryHqWDvk477N7Rc/0JnM2a4yaqn1OezC0lv6rC+kMOrEW60sD+d6vgGRJI9",
+	"Vq6reV9bRVBijTffYShzcaG8ZewwsKBkQnoAXKC6O4WchEdhLNLRuDR9IVfVunDGVte6DVueVgJLvu/T",
+	"fY14n6DI2b7yqtopxtUVIolQ8iW/EvMRbXlMvyS3uLHUdYsQmOv8x2OCjt/XEthZ6bW8QZH8cMbDW/aC",
+	"awLpNssBLt70o7ZZEVYovjmoyUT/OxKH9bBRB05mRF3kVg5VSecxf1rMchKVaQHZEsJ87Q6QhAHFWHPQ",
+	"aY9n8ASNLAv3ajm03j5YCKMRCHrVUfzGD/T3cRK+LP7V9JZuOTKBEmo1ITxv50J4SwAw2cWcZxAF2yUI",
+	"YXViOtGIX+B/f35ySPay/+xnBMKOAQosL62l4oDQ3H2RA8naq3YGPYG0OZOZIUovMS7LqfXQ7Z9GnJ8c",
+	"Ou2PCP856mFgSAOANy4A7Q5ETFjcRJ8jS2XKuOoFYBdyoTIlDbRET9Mcc6XBJNF/MI67CNlz7DBXag4p",
+	"xeq60MV/VXNDiGbYO2QFSqI+oXyhOAdTo1GHM6D12bElWmnAa8UcBmwyOyYl8itkCQvTCa8p1ERNLhTx",
+	"a43T0Rhat+H+DFE+BX5O95jnJ4eAHTRNc3JLMMLT5PthCjzTN6pww9ntUxqVXfbxeQGIDbcn7p9/A2fq",
+	"lb7JR4VMFJK3IrySuwV7ZZUr4wgg5iIXBuJbpsbONldJABwHRi7U8Cb8e9E5/uub82Pxy97J0dujN5GI",
+	"P2y4Lz9s9ME9jLtPGf4xqjwJDcfHKKzxN3hwc3JpWCjYU54l68FCQ9WD6W/wrVug3099jPdfeXFb1Mat",
+	"Sgmcg1byDob+9dCkIJOsRDee7WqYKZkLBtEWndenZ++PEQWjUM/TPC1TmaWGQtFYt++CC7kfh+y3vgub",
+	"sN1jLTaVM/+TnqpcJdxMeXq2d3Jm99lNkZalPeIYsRL0bBTb+acqdOSdX6SCRkCUtHCg5OYZtUMn4jKT",
+	"IyOMFeY0C76o4CL/DobBhZGXCmQOsaTtHb/FiI9j9nLwKRM9UXnJMONAughkL371dMEzr8FXEHxQFbwc",
+	"X8/O1pZPjTEVDkXjMIXmfsNROc+wArj+TH8TIeMXNYjovCx0FjvqltUdf50rL2tdFwpIWtNthF6Dffhw",
+	"ku6E1jB49AeRbzzuWBpxoUaz/F+FwIUfPDBhlobL+LSsiNzFl1ulPsxmDrQQjvf5sT+hdr+6Y7xQhr8c",
+	"weCUB3lMd49v0lY1v5dl/mnW1QWhd2WC9+N2lvusYXNtEgNEqwJ7hd+bigD3wdCYP/pIHIdF8BEg8atP",
+	"clhm1g1SqNGm1rA15KdZJTGocFW7e2D/dbAnmSKF4C9L5AWSw0Ib45UVIk6TEuqJX5jQ+XT/p/2fQkLn",
+	"nsBnQ0oaZsII7o8kYaYnzpnxnr7qt8Dx4xC83j/Oj3w286HtXr4JYlwyA90TRlH5/kA40mbHurVMjVvg",
+	"NRrld1AUTqfeHkx+hVSCZk94mqwsXvAcLuG2+2rCBYRFIF2WiwqYKOYonYH75ZICR1gLikZBwaJ7LSe+",
+	"fTmB5/f+YuJzcKxvr28EbCPPghXUnyet2NQj5YzXuxPk0A/fJo9MRcATvOWUrKvTn7w63fi98wU7+gut",
+	"7HtZy2QIYz0gqywK+ThjGV3F2+zkc3e8VrN8v/kDtrZavzPr8wuP3ZdYn49pRd56kKqG4e/oHP1Ojbrv",
+	"yzhb9RQlm6U0V+1Z9hBPnblT+sF9EkceXI5lCWiQAEpQzPLIE7R4WHXkbLYeFbAQp6XBpHAxy0U5LvRs",
+	"hA2IFU41RF5NjOhIJm8b6iLBjK+90dFP++/fOaItD8I0m1wAMVheetxIqvsz3Z54WxIMknGlgc98kzFR",
+	"glVBnNzYMaM1Ab6BIUx3+5yYLcbfxfCzrmtgfnt0dnDy896hPzDIXmndTYztxviB48IXndP9n/Ze8cN1",
+	"I3Ghy3GNNXYQ+qq4QrPcVT9yUiZvuQWX7ZY3uvK7njjEsscqQQXgJYIwdItBpHzu5ToeuzwRBsC17MMj",
+	"D49wHOM1CNJFyh37hEjlM6ABCCc4qj1/xEx7lb2WIqc3vOfUYGIMgw2+yor49/BJ5lMlYrt8ceTNqDzx",
+	"AcNwh/ogPEHAKrf3mIetWsiFTShxD2lL06oushss6QmQGwbasy51gbuTeLQZeL4OtRERT4d7qzXoDaxI",
+	"4KMUFmvIyimrQnSEaBx1pHkXow18QbhHM9p8RGk6VVyrRHTig2SkxL4uVBwJ/McppjDjbjuOfFGOz6yg",
+	"ukeJK87O/m1WZPYPWJ6N/sa4LKf9zc2h1dwy6//xj39+sWlUbnTxnPYSiGPaEdyoQrWxzP9jFTgVPW94",
+	"ZkeYr30tG/0XWyun1NzjovR9zHKH1C7ylkx2L15e7jzfvnwxfL6rdi+f/3D58uXzHbl98Sf1w/BFsr21",
+	"EVXgRx2PluM/IiD7jcWVuQMN0ir1unDbNXT+vw50Pu+1WyiQSCyt1DI71IUSHTIjKhIJlQD8A+HJXIFF",
+	"JueqYPnFIot/4EQYGiugZ7lf0Fo7pDs7BLsfeSk9s99fzEpP0B4JDXOWWUYlhYT+iD2+9oY9wStAlb1A",
+	"FMVPBgYaFrLDL8YI6wNlEHGmhzIba1PGkbXdSj3UGZLRxq56Y+/47TMjphrLPuKJzOVITVRefrSfxQNs",
+	"7oGcHI8f0w2ocJJHjsWHjQ8bgNIP88UBRD6jbmJisfes8txxhO8m8l1BFL6I4G4rTLLvXzR+5bLnrL6Y",
+	"AgEpqXriSIsJ0PQQ8RRnzpdzTgXE9jUPrk4umgUNJcx/aF9mhLdViRhKo56nuVU+aZleq2wuOqd6Vo6B",
+	"PyESIHfp73aLRrwP7Vce+CASr1IzhTELpM+1UwfV9I+ZCjs7oKsyFM9ONWz4+1rR/9UarWl5l8Hq8aL+",
+	"Tmu8n66kYFFgmVbi1EZv0b4NgH8zck4U2Ag7l2VQ8moFU0XJ01sQnRSrhGJgseo6t6xibDb2FPmfYul0",
+	"3PXtYbJO6DFAP+9Gk8ejr1WRySlWopmpGgaIclMFQ/hS3nixPQ2LFBaLmdEdxG9T48Q5iiRYIKDFZrLw",
+	"nthrXpbQO/UxKeeg2pvUa35Ep8E/7LKsLbCeGJxh9nA6uBaV2rwIKWILpqnqB9WIZIBH3gX2sjk12E8K",
+	"lGpEyuoouT3VVdUHytVN1Q8aCPR5fVM9OlmnJz+fvPHsEY4HFp4LX6JbG2CnEIsefNTqpds140oqBjxm",
+	"hZjmI/s+mOdMxOjqnjmiGwwWABGGZwe1yrqQuSFAjlGhZ1PjedW3t7a2+lVaT6rLtArNaJ1T0SV8bF+R",
+	"EZeFYk5GOF7/mKmZSjwggLWLL2ZmTrxqE/npVOXJoSxVPpzHojNJsyzl0ELIYyrFVGNJPDqKEzkXNzIt",
+	"RamFGdu5yfBhKk8xCNksjYJ+AvtbdGJxe9l/dwcIwkbJdVh0q+fJDDIVYiIXZd3zR7DTIgSo6n7uq0Cx",
+	"7B6mGt+hI/OOhfCDBg8d3pIuFopE4X1wlWi3X9nBAT6ANYKsoR4iCAWGYojhcq2K9DLlVA8xcZh0lAPx",
+	"cKI+RWKW26EpjBGI94Wu2Qh7DMC3QtkRu0mRuEPhiWW01AnOASYXCKIQWppEjChTanGps0zf2N3ZCSIv",
+	"9tLNz2nyW9wXJ2wVQ5SKW3NxWPUJonaJElvwmreDDi9pdE47PdOjOGpq/BLHf33z9iiQJaLzeu/t4fnJ",
+	"gYsJXsoUoDmYkw+OA37oth5UonV7gpsAsWEOwzG5rjQBFa6/5kqFPQMYYcm1MLPheOHdd7TrPeny+/Gj",
+	"Ei5qZg/avAInsvODLwrnydIZGoiXWzuVvihfZR0BqmwioAC5oNfKVS/22cg0hzWHNhRotpnluMEiJPbG",
+	"zQZRoeCZI9cHpIuwBcgKRBfZI+3QkUR9TXs2fFH45uhtdUNJELTupCHoVsBt1NJ5U2roA7KvHUrIS40C",
+	"H/puXOtUxyjVLGqobF19UsNZCUF3f/fUWEtkDI/C4+IYz4x1QtJLK5uAH5zB+Ut2SqBemMrQUQT3Hbkl",
+	"tHQqDtuRZ+eVk3MqZgZZJ2HvWhsM5KgWndOTn18fdjm82L8Vrpe0GRXHW3kQUCfghlCT7jcRMRSOWqmK",
+	"hElxW/KCRK4U89UtCF33/joN7bfu2xgCyKbKukpi3d8oRoEIqXhcH9znKKXsklgBwHaHdaTZcgQn3XFp",
+	"gbcPmZSOXVDEQUC93ad1y9Jh6SUv0z/YU0u9FXOIDbi+DShWm03tcxmft1HG1Qhw+NpqBX156QytOeyn",
+	"oCdNHJ29Pj3btP99ZV/Vq9Pj07NN+99XwY+obQQMTz0FTo0wjxAasmiseQAkl24JRH2TxdbJdd006w7u",
+	"mqAAnYOpKque03ymZ8YaCkZeM4vrPVIXoiNLYaUK6kp4e4U0Y3jBKZgSRCpPoN5oL5mrdIo5qi/Oe7QE",
+	"08nTuC1eEXs3p6x7RyDOiitqh6ELe+L9op9DHk6r5eactajNNSQfCLh+2bwbyqIA4cYmHpxvXAYwu8A6",
+	"Q5vGW4/WA20LhOA41VBIPptYv5d+vvFrS+DjC9IRECXBB4NIyGLUE3GojHtVlKv43JKFMGmuwgyESfOZ",
+	"0ViVR3NG/I7fIvc8lRsH2AZsjyy8dSGTxIiaF9wNJ7cURSRfoDe5UwTom8YQYZ0SpCVAiZVrfJE1vsjD",
+	"50R4u1lLzB3cml2zWrZkJViSK1N3QxswF6hhpzoJw5BKzozq+2SGVazOhw2wBGShqqCJoKbHEoHbZFGm",
+	"l3JYUrdkagIYsvenaKQUw3FaqmE5KxSUpFCUyaoO7rXnVstcVZCo/APF5BP02JP1ZjABrsLNw/5tD76K",
+	"3bML1QaLAK8xcmcwaXG7G1lpDq/a5xBsHeubLvp7nl210lq+4PuZqu9nbvH8YIg258/O8BbgCHIJowaf",
+	"8BY0iOA5AqdRZ5k1VNEsWM2BvAXd5gmwlRdvdju+TQhsI4Xdi+y0un2oWrbhGvXm66Le1KXhijLZCb6V",
+	"ctlXqXVdfKdviAWbVyRkJFRv1OOUaiRC5Kh+dSx77h3aHSNJAfZLGKLASxtgwJsOmsMVDzKmjw9i7m52",
+	"K4g5Lx+swbrXuBnJvLJIK27nz5z7vxWF+XShs6GDG9G67RBYz2ZmDImmMFYAMQ+u5Lbfnp78fH7kSiYp",
+	"+I3wPyGNTBQU8VHaA5BbuVozrpNgPX8LwYbYe+QD4Sfo4wo+cCGNUaW/HOY6j9wd8OuykMMrKgG13rw1",
+	"gK7UFOoaEjUt1BDyaePUntx5TwAZCCYdqqWZgKYaPmk9buFChjyhhUJSMJWgq+uyUnxDFY4EJwefdPzq",
+	"BStavWPkb0WxuiHmBBMPDwuVHmZ5nK+F1ac7CHHngwxMc+8K/LI1/nFbxT3+zjG6PRT6ximnMdPcPxz0",
+	"mRpzOcuy+YNhDYVe6prE5ysyePu4zt3l5ybJuZVsA/RZSGf7wCtr7w4TdQaF9pC2BQRJ08XDTjcE2YiV",
+	"5pNpOReyKOScPRe7dbUylRbN244jEJqQ0M5LDy755MdyRUjbham2ob3jhVZA00KvT9lTWyw1G9VHRxZ2",
+	"dHAIX6lrldk9usopRFTXz/gnc97Z8VZkmXDWi7Nb0Pgwmor0XRZDXhbKjBvpcINAUJ2nn46rp5sIzSpo",
+	"84DT77C0bvQsS7DSBHMaYAmNZJp32zQpnoNXuIgPBrtXXY4A8jZUkA+mE+Emv2OFeOfI7PehQVtOT8th",
+	"XoECD/ZBAAXvx4WzSG1qHrev+UxFeHbZSS7Udapn/pB1m/RjRIS2dgbRMlCD+x63FdWcv8ty/UZLvtZt",
+	"T45QcNfNfw+D6nb2PNwvt/BcWz9OGS/Rg4NWapFp6Y5Zrj6R4ou4Cso9LlDKQ4qxR3pNscdOhVHEEM38",
+	"SWlJtEmoIJtO7GCJWm3Eua2dwoeH8akfwMcDuF2uaakW9eE1rXX814r299m2BQf9ziLKG9ukKO8Esmt/",
+	"hIWziK6bzfvcIMRYKRLCa3RajW/9KaW5wnjbUOZDhVVgGJBSiYj3+cM4ompTEYfJKntnuHE8CEJlBnqe",
+	"udqsGg8z3Qqwrp66GqW0oDCii3JC6XUV3Td1tA7PFqOeMheAJhwCUVTAfgOGpWGmDSVW0VLBJn71KeWy",
+	"KerM2uqJIyqLHerJxI4EhY6ZNuUakpfVAm/bB4wK8oI+NCivG/hfDpXXPnkl10yvbAkuLxRNrQjKG1Zs",
+	"eSZtiPCbKIywhZgypbKHyCOSctrDgx9SwRcRtnWrzZbRYt9jvdcyCpsxoVoVT3YMLT7YnUltJrUOqLG+",
+	"MRVkCczVewABlqId3zgUAC3Y7TVvYLRp66O06/cUqUG40dJ+wvBNrjOBVdThytrcFsB2aa8VzxBRJoqO",
+	"vDA6m5WKYGJAn1jNqQuC8LhSpOQv009YIWOQbXeqilpSzEpwSFe55JxRuR2NL8cknP8aK4o5cQgVQpgI",
+	"pBFruUCg9g2XpWV/+8W45+aG0uhbdznfzu4QqgGFiH0rzLabX22d1wegcgDC1+g2v/+wcftvUup2pZxN",
+	"nKWTtIy5mXCo8pJTv2DTpQocXOy+29nqRlzaRjYxdA2MdeZg4ROVlRLC4K7XhJK/GppgcyWGOssUdilC",
+	"+dC1zCBUhZkevntqUHngQ/XF33+NMacLn5pglJhQOhAgzd4BrVECIDo92zt7e3r2dv+0x7cLAI+47QVN",
+	"QIgLqImAM+F7zroDtxguXR4fn5+8Ofh4crD3qleoUqa5fTHmJ5x+LBI5N81woe6h6No7Z6EO7Tt7ZCS2",
+	"hUm26K+Gl+kM/dpGWrfM3y8WFxR2jN3OWVkqFFT/3ygSXusCjzJWaPhDCwAj9oupKlKdiM4kzWelMl1R",
+	"BFLEjm19B2oQsUoKr6PO09mEPSzeEiQmTCknU2oFSgParhhvF9MwRiTpdZpQiSt/19lyLhQN2+2JH3U5",
+	"Fv6swHkNaYa3ugNhpnIIRxkoXDFtba9LR7lmQjHp4IbpyUfptcpFeWO1PD0nsr26HHUG1UtG7G5tVStF",
+	"3GouAxF2b+rEvqhb+mX29WQinxtlLyorL8waJ219J6ZqFbRxoXtYDivc3h69OY24xYPskFtBOqLbJoyL",
+	"Ch46vWLSJZKiF9cK5MlIFW1PQ0Os+Cjb0cto+yWsa2mP8EZ/4///+/bzH379+9bzH379QycK/tH9w/+1",
+	"8cTAI5W335rst2tnIvuOiTK4ck4hPnUxp7Vdp0q+nniG93S7cJ6bTI9WMtOyNKdMvitdp+oZzxqtRyOo",
+	"lq/YZ+B2QEwPEAbSiXX3yebzZp1146/SadwltIcYBBw14xGwpb6kWQB+EJt7VLzDbCnWy59CVS4RQYJB",
+	"ib8b6onCQnskcMe+AhD3L7e2tvCqyLWl7op36Y/dAZXva/jOdXMoWWQpAnKaABHEgRhkeoRtzHGmRwaW",
+	"O+llGuBDfAY2SQvgLvCrWegSxJP9rWmCXCEjkxjzD9+/efP26I0d+XWaqdP0nwqARuSFvlZiS3R4PGgL",
+	"sU8m87l9rmjht/uw4tUJgKFJlYw8Afs8wZaQZWWkQ3WtKPICcwAOfKSazOxXxvW7XNpz1RN7MI69GCAo",
+	"KpWwLqxOb8atvtV4n/CgBbF3iury2+g67CxfCgYqVVrDXs+KoSKUB99SY7UlPhc04MRDXai4J17TJhvq",
+	"yUWaq777fSTiDJ+4A8sL//BP37X72vr0MfTF6gJLTwnEAXDMY9Ghnmm7FjyanpUO48xq9UhI5ykBWYg9",
+	"LNjRcikK6z5EfLqAiBRtHd9dAqx88EOcDVbA8gysp7O7tRUThyb27GM4GYPAhCWCvboy1/l8wl3DELGw",
+	"ux2XDRcY43X2lc2MIr74RIGY6NcDzGKkSnv7F7F9hKHMMlXUMUnsNTDHbTg/1EjcENduDkYc6tEBegBf",
+	"6uncnhg+vUqnG4tmx3sEtOPTwn1UlW1u16wbURC/ULELw1f2ZatNBTuxBdaMOmXvaCvVJg2yIzW0ue0m",
+	"tnu7bT5w1caqoftDEhkrTAP1iwjOEYHKpRN7Iv/2t7/97fm7d89fvRI//dR/965/ekpIt7kWl9QiBO1Y",
+	"CDfwwv79jyJJR2lpIPt+frYvZnlmZQiCuFC/Vy705SUUts+sfWhE/P9s7fS3tpD+9uT1vnjx4sUPohPv",
+	"bO3sPt96+Xxr+2x7q7/9sr+78//FrWh0cHRa3psfSWxv9bfs/3tbW1sbd395tGrUSuYWzJUbkGi4ZNHQ",
+	"NlsQFSvMdnvpbB/ThLVbqY1YD00Qa0GwpFrHAlozR2cV0WMtxGVZI0ZUX25CSnNFKDKpzs0X2YhVpFC0",
+	"+/CEotIhfE1FmOHtKJOL2JeQx2bgywXXmWq6t6yChgdJMchXzDAfS73uDpIuns6KkYop/PfHrS1hoqag",
+	"4QrhwUjgYMLAuscikWk2t+sEp8yKLEIqyRmpi0HXI3H29t0BIJa82zs6D1DYuwNK3NfAVP07J1PK2p/W",
+	"4kL2IUzIx9M0AYsoTzFr72oKMCh5uv/Twavzw4OT3kR++sj488lHe91HOVIfEzk3GJxE+7v2gIR4j5XD",
+	"3vRuaWc9s3e/s1K3vzqSE/XvIOJWUO72B9aFWv0Xd7QbHlMu2snfLhjhPa6F4n0L8Wk/srjE/VmTlpuZ",
+	"9c5Xa2kJ0yJOfkJ804HX1T1uV1sCIGnOP84T+66hj84TQIBzgf6du3A6BfFamLJPzjgIwb/wWY6ZeonD",
+	"tc9MZZp8nZ9vi1UOq7A+wfc7wWcQwrArGewPRtOyr3h9ph+guWbpCt963j+vyv1XNZPuwABIbBF3P0SP",
+	"TagEE1tCbbAOEj95Pf3KW3YTq0Rbq1N9/zoBoXIEDkxxVRpHY6NEqcP6UoCyi9WntNzXgFPJ5aa+LpXJ",
+	"Z6i0legJcq6iRJ3lQn5GSHPlakinMAPMl82m9sPtLbaoB76uq5RX4CDnI2y3d5WwfhYyn9/IefNBHLDl",
+	"31AkRnBYshQqp6xhWhqVXXpH3BXhYvQK4GpUAjB3MP4PDYh28INv+qy7d3w7nwlfue5B+6aZSeA1CVkp",
+	"Il8qPgo5vFrJtoUrVcI4EBSQskewQEzNG1UotET52sYQADjsmoq18UPy/qnSDgu6rUzI646/HXY548UZ",
+	"wVUcwCxX4r2gB+JgL1TctUIx2i/bo7eMa/glEdzaNK7SPGmbBVy6ctC2siRndi63TIHfdJpXwt+tkVEH",
+	"GPDFMe1HlXP0+MtM8hrIydoIv6cR3ggdE4ihvcr3C/Kora8dht38DH/QRzD05mf4w2P4NBpA72RBYIFw",
+	"dYhe0wH7J/afnKUTBcVG1pIZp4THK3TmOAikMXqYEqUNMGoQ4Wou9k7PXh1XGVehx4xGt/YDIPp6M8PB",
+	"4uHCpf4MQpO7Z2yFmffJnqG+Qj/rfrMh4i6oSIKN+/ZeNgDDweyHOlGRmKpiqPLyucrtvxPRieXmBSQv",
+	"gfISGgX+753XF5hxaZSiIGymEpjqQvkL73lpHc9EfmJps/Py5Z3l8RmhjVFZau7VQXU2ftctnc1dhfMD",
+	"4vfgQeM1pY2PRVkhKhuhF/A+erC2SrxfGiJFre3HbxvDgN4ToJk2SPGVhPhsmlD1aKMgfq3Q2nNkA6YG",
+	"E/nMMEcIOJFcOhpSxmLGAXMyi7wLhEFJkdaOLggvtesgVq0EDyhGGslF8DHiBWaQe5KCmO6gTosgc7qZ",
+	"Vy9Qh8qIzOL4r2/Oj0P00Kkq+GkjcX588B/7jCWrsE4noKDAQhC7YuByS6rw4aXo1DA69eUlsm0gkDxd",
+	"bf3wTBFfrhXfEFaOhJGpo2zJ9KjLOfnlwLVCutvj4qQGmbhQEdeYMfq4zAFnBb3/BpYMGjYKcVbPj8Uv",
+	"eydHb4/eUIj8w0bCg1t3wgrsuCf2qJSsihQ7kZ/OaSPgOzLEHmBfwc6uGOsZBeyBQsTnRHd3fuh+EYIu",
+	"QOVGrhoixOaOvgqCbhN9SrQifwpB4XaXYuHiBiYsXKpregRKpEXTCN9ogK671F3cA66giQbqBYd9u3ik",
+	"ohXhmwfB1KvbF9jAodHEMPNPq0taOSsVL4yy8Rt9aM90hs+F1pmS+SP7XXhoTnHfthkIuP64xcfSfC8Q",
+	"9L8/oHdnAeBrg8rcRfDcQPu7MxPqfaOKFbsp7aUgQlAgpwlWStqP7b6OQWlf6HLcZZZZ5SuJda76C8Eh",
+	"qF10waFwqNS48hJo2QC8AGmQg8NeFvR0zPL0HzNVva4njqUxNwAECvWwoE/RKrHK+UiXQlIFGimjOJGl",
+	"fH6dqpsYJI/o7G696DK2KjGCcLnknVr/W0orzu3TrxTustODh6bMcwrs7qEPttMsaMAn82ff8WmkefnH",
+	"XQzxpJPZJHSxqCVjaeFbbS5QHdSplwHVnER8fl20Vb/Rq99o8Qn/uPs1A1L2VS0LRsFGXoegWiUURJhm",
+	"tN9ZHOH+B0CpxuSX8kREmcMQdtvPI3ZcqEznI1DqHVmhbAwLnK2qyjX8FkyQbk/8QuEfcX56sv9TJfrT",
+	"YnW8v8ntrB8JqYlGR3H+yGBNJ25R2Yt5FIhg/+4gI4X0c9+6qfD9ACn5JBJ2OM/1DInZ3Lo3nLeK7t+0",
+	"qm6lZNJleq2woYC7GEDLg5ZsVnAn9uLHhN6wN1gmlnG2/0oytqAlX/7OP9v/fkyT3zanZCW1lyBYKSyB",
+	"U5mvpdYACANxkxjTBepcDchUsm4w+nZGYz8Rcni6YYjKp1DTTA4VREBuCm0NOBrMXQnp+m3qmoG+XGCX",
+	"JUrVTI/SnHXDMEshVo0NMqJz+P7N60PIX/JHmYYoPbX2UBePHdW53bs7P4CdCbS7gTcIN4rBLXZTA8iD",
+	"P+2Iizn0bdZW6qJQ0q1RzB/HDt/+mRFTnaVDCC6of8xkZrUY9U+43rkXTS3HoATTxE1afZLDMpvjyrSs",
+	"ozVMAfaEyjNCLnWIIJQqy5hnPDEIf2jfCzcNjTUxG7JWncwMgOjDeDAlRD5E1jyUDeIAfgGRIgDOMhVF",
+	"HiZiVtHEqETYvL9zSsSeCFen8QhoizQvFMiPjbjILxaxt1TeqMxhH8NS7zyYXndb6jtS63dOEzwmp9yZ",
+	"1u9kPqdlMF89y/BrgzUhYddYGeUPW6ti8Tol0yONqqRRo5yoa33lEgEOdM/LA0wZLBoZDeKvjQkAZmCn",
+	"eEoS535i4oESezUJiEeS+8fskj3E6dxrk7PQbwvFcuuS0Iezug7yZEG14blpOizLM3v2DKriujkQ5Jmd",
+	"IdRsXN/WVBflRrQxK7KN/sa4LKf9zc1MD2U21qbs/3nrz9uwi2kujTUAoG7LAliZCd1TXMwXwAgu5iLY",
+	"7IBBQtGbPTvCRhMmSAMfd6pMgD8K6GORQNjBhG9bJfLGLwvu1kfmV2VEoUapwSY1AAnMrSGkLzkMH0yw",
+	"MpGGiR74zjl96fq4AlbrYMZhVWlwC6zTa65M4AGtMOW/m4Hvxg8+Fp0qhVLX0TYQ83Wl4z64/ymP2zCH",
+	"w/Ra5dBv5oBVkcQKxg4Hwe7DpjcJUHomRNCLaEEY8QeGlGVl4QNcjMVBf1zguXL4eZRLw4OWWtPaKL9z",
+	"0okSZiqrexCQMRvucjwroCunmVUL9paDNpOldDwfzOpxocoba1shvPdEyRzJQhNEHJ6Av5EDBoBPEjvm",
+	"UYfpG0zVYxUvzvY0INGLlnLQ870oRI2Rf6Dor9EEhq/D0dct3PgovBWMlg892U9lInSDvijsfhPqWmYz",
+	"MDt1XqUOx0aoOSIiM9xv5JLr9pzmKqPVSlSWXqsioHwvi3RE8EA0/3CSplngAKiCq+xKhDMNTORXzwma",
+	"xfXkfADBKYgLNU7t0auheIaixd6yYTIIahGsJT83ldBO06lyqAU4PpbQFs13IpCMhjv9UiHLZcDJyPfw",
+	"wtbMSxKg4QnDT3DP10+TrxRpFmuLtL2RL2JwROycgne0eTILn8pTly6KLetwR063hmAXFNpxo6CKbRAx",
+	"cng1m7pt7DtwKxqGRo7EUBW0wdzucdXQvKsHDMXt6OoKZY1BPqJWquoiFM04iY3ffv3t/wQAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

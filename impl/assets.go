@@ -19,7 +19,7 @@ func (s *Server) ListAssets(ctx context.Context, _ gen.ListAssetsRequestObject) 
 	}
 	out := make(gen.ListAssets200JSONResponse, 0, len(as))
 	for _, a := range as {
-		out = append(out, gen.AssetCount{AssetCode: a.AssetCode, Count: int(a.Count)})
+		out = append(out, gen.AssetCount{AssetCode: a.AssetCode, Count: a.Count})
 	}
 	return out, nil
 }
@@ -141,7 +141,7 @@ func (s *Server) PurgeAllReadings(ctx context.Context, _ gen.PurgeAllReadingsReq
 	if err != nil {
 		return nil, err
 	}
-	return gen.PurgeAllReadings200JSONResponse{Purged: int(n)}, nil
+	return gen.PurgeAllReadings200JSONResponse{Purged: int64(n)}, nil
 }
 
 // PurgeAssetReadings removes the buffered readings of one asset.
@@ -150,7 +150,7 @@ func (s *Server) PurgeAssetReadings(ctx context.Context, req gen.PurgeAssetReadi
 	if err != nil {
 		return nil, err
 	}
-	return gen.PurgeAssetReadings200JSONResponse{Purged: int(n)}, nil
+	return gen.PurgeAssetReadings200JSONResponse{Purged: int64(n)}, nil
 }
 
 // readingTime formats a reading's time for the wire.

@@ -26,7 +26,7 @@ func (s *Server) ListAuditEntries(ctx context.Context, req gen.ListAuditEntriesR
 	if err != nil {
 		return nil, err
 	}
-	out := gen.ListAuditEntries200JSONResponse{Audit: make([]gen.AuditEntry, 0, len(entries)), TotalCount: total}
+	out := gen.ListAuditEntries200JSONResponse{Audit: make([]gen.AuditEntry, 0, len(entries)), TotalCount: int64(total)}
 	for _, e := range entries {
 		we, err := auditEntryOut(e)
 		if err != nil {
@@ -55,7 +55,7 @@ func (s *Server) CreateAuditEntry(ctx context.Context, req gen.CreateAuditEntryR
 func (s *Server) ListAuditLogCodes(context.Context, gen.ListAuditLogCodesRequestObject) (gen.ListAuditLogCodesResponseObject, error) {
 	out := gen.ListAuditLogCodes200JSONResponse{LogCode: make([]gen.AuditLogCode, 0, len(audit.Codes))}
 	for _, c := range audit.Codes {
-		out.LogCode = append(out.LogCode, gen.AuditLogCode{Code: gen.AuditSource(c.Code), Description: c.Description})
+		out.LogCode = append(out.LogCode, gen.AuditLogCode{Code: gen.AuditSourceCode(c.Code), Description: c.Description})
 	}
 	return out, nil
 }
@@ -79,7 +79,7 @@ func auditEntryOut(e db.AuditEntry) (gen.AuditEntry, error) {
 	}
 	return gen.AuditEntry{
 		Timestamp: e.Timestamp.UTC().Format(eventTimeLayout),
-		Source:    gen.AuditSource(e.Source),
+		Source:    gen.AuditSourceCode(e.Source),
 		Severity:  gen.AuditSeverity(e.Severity),
 		Details:   details,
 	}, nil

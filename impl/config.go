@@ -130,21 +130,14 @@ func (s *Server) ResetCategoryItem(ctx context.Context, req gen.ResetCategoryIte
 }
 
 // CreateCategory creates a category or merges the request into an existing
-// one. Item definitions may come in `items` or `value`, the display name in
-// `displayName` or `display_name`.
+// one. Item definitions may come in `items` or `value`; the router has
+// already turned a `display_name` into `displayName` (x-aliases).
 func (s *Server) CreateCategory(ctx context.Context, req gen.CreateCategoryRequestObject) (gen.CreateCategoryResponseObject, error) {
 	b := req.Body
-	display := valueOr(b.DisplayName, "")
-	if alias := valueOr(b.DisplayNameAlias, ""); alias != "" {
-		if display != "" && display != alias {
-			return nil, fault.New(fault.Invalid, "displayName %q and display_name %q differ: give one of them", display, alias)
-		}
-		display = alias
-	}
 	in := configmgr.CategoryInput{
 		Key:         b.Key,
 		Description: valueOr(b.Description, ""),
-		DisplayName: display,
+		DisplayName: valueOr(b.DisplayName, ""),
 		Items:       map[string]configmgr.Item{},
 	}
 	for _, defs := range []*map[string]gen.ConfigItemDefinition{b.Items, b.Value} {
@@ -183,7 +176,7 @@ func itemsOut(items map[string]configmgr.Item) map[string]gen.ConfigItem {
 func itemOut(it configmgr.Item) gen.ConfigItem {
 	out := gen.ConfigItem{
 		Description: it.Description,
-		Type:        gen.ConfigItemType(it.Type),
+		Type:        it.Type,
 		Value:       it.Value,
 		Default:     optional(it.Default),
 		DisplayName: optional(it.DisplayName),

@@ -44,7 +44,7 @@ func (s *Server) ListLogEntries(_ context.Context, req gen.ListLogEntriesRequest
 		return nil, &fault.Fault{Kind: fault.Unavailable, Cause: err, RetryAfterSeconds: StorageRetryAfter,
 			Message: "The log file could not be read; try again later"}
 	}
-	out := gen.ListLogEntries200JSONResponse{Count: total, Logs: make([]gen.LogEntry, 0, len(entries))}
+	out := gen.ListLogEntries200JSONResponse{Count: int64(total), Logs: make([]gen.LogEntry, 0, len(entries))}
 	for _, e := range entries {
 		attrs := e.Attrs
 		if attrs == nil {

@@ -26,7 +26,7 @@ func (s *Server) ListNorthServices(ctx context.Context, _ gen.ListNorthServicesR
 		}
 		ns := gen.NorthService{Name: r.Name, Type: gen.NorthServiceTypeService,
 			Plugin: gen.PluginInfo{Name: r.Plugin, Version: r.PluginVersion},
-			Sent:   int(r.Sent), Status: gen.ServiceStatus(r.Status),
+			Sent:   int64(r.Sent), Status: gen.ServiceStatus(r.Status),
 			Schedule: gen.NorthSchedule{Id: id, Enabled: r.Enabled}}
 		if r.Task {
 			ns.Type = gen.NorthServiceTypeTask
@@ -44,11 +44,7 @@ func (s *Server) CreateNorthTask(ctx context.Context, req gen.CreateNorthTaskReq
 		return nil, fault.New(fault.Invalid, "request body is required")
 	}
 	b := req.Body
-	enabled, err := taskEnabled(b.Enabled)
-	if err != nil {
-		return nil, err
-	}
-	in := north.TaskRequest{Name: b.Name, Plugin: b.Plugin, Enabled: enabled, Repeat: b.Repeat}
+	in := north.TaskRequest{Name: b.Name, Plugin: b.Plugin, Enabled: b.Enabled, Repeat: b.Repeat}
 	if b.Config != nil {
 		in.Config = make(map[string]string, len(*b.Config))
 		for item, v := range *b.Config {
@@ -64,15 +60,4 @@ func (s *Server) CreateNorthTask(ctx context.Context, req gen.CreateNorthTaskReq
 		return nil, fmt.Errorf("schedule id %q of north task %q: %w", sc.ID, sc.Name, err)
 	}
 	return gen.CreateNorthTask200JSONResponse{Message: fmt.Sprintf("North task %s created", sc.Name), Name: sc.Name, Id: id}, nil
-}
-
-// taskEnabled reads `enabled`: a boolean, or the string "true" or "false".
-func taskEnabled(e gen.NorthTaskCreateRequest_Enabled) (bool, error) {
-	if b, err := e.AsNorthTaskCreateRequestEnabled0(); err == nil {
-		return b, nil
-	}
-	if v, err := e.AsNorthTaskCreateRequestEnabled1(); err == nil && v.Valid() {
-		return v == gen.NorthTaskCreateRequestEnabled1True, nil
-	}
-	return false, fault.New(fault.Invalid, `request body field "enabled" must be true, false, "true" or "false"`)
 }

@@ -3,7 +3,6 @@ package impl
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/google/uuid"
@@ -44,7 +43,7 @@ func (s *Server) ListSouthServices(ctx context.Context, _ gen.ListSouthServicesR
 	for _, r := range recs {
 		assets := make([]gen.SouthAsset, 0, len(r.Assets))
 		for _, a := range r.Assets {
-			assets = append(assets, gen.SouthAsset{Asset: a.Asset, Count: int(a.Count)})
+			assets = append(assets, gen.SouthAsset{Asset: a.Asset, Count: int64(a.Count)})
 		}
 		rec := gen.SouthService{Name: r.Name, Address: r.Address, Protocol: r.Protocol, Assets: assets,
 			Plugin:          gen.PluginInfo{Name: r.Plugin, Version: r.PluginVersion},
@@ -58,18 +57,23 @@ func (s *Server) ListSouthServices(ctx context.Context, _ gen.ListSouthServicesR
 }
 
 // southState fills the fields of a south record that a disabled service
-// shows as "" (spec §2.6): address, protocol, both ports and status.
+// shows as "" (spec §2.6): address, protocol, both ports and status. The
+// contract leaves the ports' JSON type open (an integer, null or ""), so
+// they are set as the values the wire carries.
 func southState(out *gen.SouthService, r service.Record, enabled bool) error {
 	if !enabled {
 		out.Address, out.Protocol = "", ""
-		return errors.Join(out.ManagementPort.FromEmptyString(""), out.ServicePort.FromEmptyString(""),
-			out.Status.FromEmptyString(""))
+		var empty gen.OptionalPortOrEmpty = ""
+		out.ManagementPort, out.ServicePort, out.Status = "", &empty, gen.ServiceStatusOrEmptyEmpty
+		return nil
 	}
-	errs := []error{out.ManagementPort.FromPortOrEmpty0(r.ManagementPort), out.Status.FromServiceStatus(gen.ServiceStatus(r.Status))}
-	if r.ServicePort != nil { // else the zero union, null
-		errs = append(errs, out.ServicePort.FromOptionalPortOrEmpty0(*r.ServicePort))
+	out.ManagementPort = r.ManagementPort
+	out.Status = gen.ServiceStatusOrEmpty(r.Status)
+	if r.ServicePort != nil { // else nil, null
+		var port gen.OptionalPortOrEmpty = *r.ServicePort
+		out.ServicePort = &port
 	}
-	return errors.Join(errs...)
+	return nil
 }
 
 // ListInstalledServices (GET /edge/service/installed) returns the kinds of
@@ -78,16 +82,16 @@ func (s *Server) ListInstalledServices(context.Context, gen.ListInstalledService
 	return gen.ListInstalledServices200JSONResponse{Services: s.services.Installed()}, nil
 }
 
-// CreateService (POST /edge/service) creates a service; with
-// action=install it installs a service package in the background.
+// CreateService (POST /edge/service) creates a service, or installs a
+// service package in the background when the body is a package install.
 func (s *Server) CreateService(ctx context.Context, req gen.CreateServiceRequestObject) (gen.CreateServiceResponseObject, error) {
-	if req.Params.Action != nil {
-		if req.Body == nil {
-			return nil, fault.New(fault.Invalid, "request body is required")
-		}
+	// The body decides (the contract's oneOf never matches both): an
+	// install body installs, with or without the specification's
+	// ?action=install, which the router's rights already made admin-only.
+	if isInstallBody(req.Body) {
 		body, err := req.Body.AsPackageInstallRequest()
 		if err != nil || body.Name == "" {
-			return nil, fault.New(fault.Invalid, "with action=install the body is {\"format\": \"repository\", \"name\": …}")
+			return nil, fault.New(fault.Invalid, "an install body is {\"format\": \"repository\", \"name\": …}")
 		}
 		out, err := s.install(ctx, pkgrepo.TypeService, body)
 		if err != nil {
@@ -114,6 +118,25 @@ func (s *Server) CreateService(ctx context.Context, req gen.CreateServiceRequest
 	return gen.CreateService200JSONResponse{Message: msg, Name: c.Name, Id: id}, nil
 }
 
+// isInstallBody reports whether body is a package install: it has
+// `format` and no `type`.
+func isInstallBody(body *gen.CreateServiceJSONRequestBody) bool {
+	if body == nil {
+		return false
+	}
+	raw, err := body.MarshalJSON()
+	if err != nil {
+		return false
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(raw, &fields) != nil {
+		return false
+	}
+	_, format := fields["format"]
+	_, typ := fields["type"]
+	return format && !typ
+}
+
 // createRequest reads a create body. The contract's validator checked the
 // types of the fields present; an install body sent without action=install
 // passes it, so the fields every create needs are checked here.
@@ -138,11 +161,7 @@ func createRequest(body *gen.CreateServiceJSONRequestBody) (service.CreateReques
 	if err != nil {
 		return service.CreateRequest{}, fault.Wrap(fault.Invalid, err, "request body is not a service to create")
 	}
-	enabled, err := enabledFlag(b.Enabled)
-	if err != nil {
-		return service.CreateRequest{}, err
-	}
-	in := service.CreateRequest{Name: b.Name, Type: b.Type, Plugin: valueOr(b.Plugin, ""), Enabled: enabled}
+	in := service.CreateRequest{Name: b.Name, Type: b.Type, Plugin: valueOr(b.Plugin, ""), Enabled: b.Enabled}
 	if b.Config != nil {
 		in.Config = make(map[string]string, len(*b.Config))
 		for item, v := range *b.Config {
@@ -150,17 +169,6 @@ func createRequest(body *gen.CreateServiceJSONRequestBody) (service.CreateReques
 		}
 	}
 	return in, nil
-}
-
-// enabledFlag reads `enabled`: a boolean, or the string "true" or "false".
-func enabledFlag(e gen.ServiceCreateRequest_Enabled) (bool, error) {
-	if b, err := e.AsServiceCreateRequestEnabled0(); err == nil {
-		return b, nil
-	}
-	if v, err := e.AsServiceCreateRequestEnabled1(); err == nil && v.Valid() {
-		return v == gen.ServiceCreateRequestEnabled1True, nil
-	}
-	return false, fault.New(fault.Invalid, `request body field "enabled" must be true, false, "true" or "false"`)
 }
 
 // DeleteService (DELETE /edge/service/{service_name}) stops and removes a

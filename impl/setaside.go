@@ -14,7 +14,7 @@ func (s *Server) ListSetAsideReadings(ctx context.Context, req gen.ListSetAsideR
 	if err != nil {
 		return nil, err
 	}
-	out := gen.ListSetAsideReadings200JSONResponse{Total: total, Readings: make([]gen.SetAsideReading, 0, len(rs))}
+	out := gen.ListSetAsideReadings200JSONResponse{Total: int64(total), Readings: make([]gen.SetAsideReading, 0, len(rs))}
 	for _, r := range rs {
 		doc, err := readingObject(r.Reading)
 		if err != nil {
@@ -38,7 +38,7 @@ func (s *Server) ResendSetAsideReadings(ctx context.Context, req gen.ResendSetAs
 	if err != nil {
 		return nil, err
 	}
-	return gen.ResendSetAsideReadings200JSONResponse{Count: int(n),
+	return gen.ResendSetAsideReadings200JSONResponse{Count: int64(n),
 		Message: fmt.Sprintf("%d set-aside readings of %s will be sent again", n, req.NorthName)}, nil
 }
 
@@ -53,6 +53,6 @@ func (s *Server) DeleteSetAsideReadings(ctx context.Context, req gen.DeleteSetAs
 	if err != nil {
 		return nil, err
 	}
-	return gen.DeleteSetAsideReadings200JSONResponse{Count: int(n),
+	return gen.DeleteSetAsideReadings200JSONResponse{Count: int64(n),
 		Message: fmt.Sprintf("%d set-aside readings of %s deleted", n, req.NorthName)}, nil
 }

@@ -16,9 +16,9 @@ func (s *Server) GetStatisticsHistory(ctx context.Context, req gen.GetStatistics
 	}
 	out := gen.GetStatisticsHistory200JSONResponse{Interval: interval, Statistics: make([]gen.HistoryEntry, 0, len(snaps))}
 	for _, sn := range snaps {
-		e := gen.HistoryEntry{HistoryTs: sn.TS.UTC().Format(eventTimeLayout), AdditionalProperties: make(map[string]int, len(sn.Deltas))}
+		e := gen.HistoryEntry{HistoryTs: sn.TS.UTC().Format(eventTimeLayout), AdditionalProperties: make(map[string]int64, len(sn.Deltas))}
 		for k, v := range sn.Deltas {
-			e.AdditionalProperties[k] = int(v)
+			e.AdditionalProperties[k] = int64(v)
 		}
 		out.Statistics = append(out.Statistics, e)
 	}

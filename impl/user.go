@@ -37,11 +37,15 @@ func (s *Server) Login(ctx context.Context, req gen.LoginRequestObject) (gen.Log
 }
 
 // Authenticate logs in with the connection's TLS client certificate,
-// optionally repeated as a PEM body.
+// optionally repeated as a PEM body, bare (text/plain) or as JSON
+// {"certificate": PEM}.
 func (s *Server) Authenticate(ctx context.Context, req gen.AuthenticateRequestObject) (gen.AuthenticateResponseObject, error) {
 	body := ""
-	if req.Body != nil {
-		body = *req.Body
+	switch {
+	case req.JSONBody != nil:
+		body = req.JSONBody.Certificate
+	case req.TextBody != nil:
+		body = *req.TextBody
 	}
 	res, err := s.certificateLogin(ctx, body, auth.CredentialsFrom(ctx))
 	if err != nil {

@@ -520,3 +520,73 @@ func TestProtectedCategoryLookalikes(t *testing.T) {
 		}
 	}
 }
+
+// TestSecurityMatchesRights checks that the contract's security
+// requirements say what the Rights table does, so generated clients and
+// fuzzers know which calls succeed without a token: an operation an
+// anonymous caller may make in the optional mode lists the token and "no
+// token" ({}) as alternatives; one that needs no token at all (login and
+// the like) requires nothing; every other one requires the token only.
+func TestSecurityMatchesRights(t *testing.T) {
+	spec, ops := specOperations(t)
+	for _, o := range ops {
+		t.Run(o.id, func(t *testing.T) {
+			rule, ok := auth.Rights[o.id]
+			if !ok {
+				t.Fatalf("no rule for %s", o.id)
+			}
+			reqs := spec.Security
+			if s := spec.Paths.Find(o.path).GetOperation(o.method).Security; s != nil {
+				reqs = *s
+			}
+			var token, none bool
+			for _, r := range reqs {
+				if len(r) == 0 {
+					none = true
+				}
+				if _, ok := r["tokenAuth"]; ok {
+					token = true
+				}
+			}
+			if len(reqs) == 0 {
+				none = true
+			}
+			switch {
+			case rule.Open:
+				if token || !none {
+					t.Errorf("needs no token, but the contract's security is %v", reqs)
+				}
+			case rule.Anonymous:
+				if !token || !none {
+					t.Errorf("an anonymous caller is served in the optional mode, but the contract's security is %v (want tokenAuth or {})", reqs)
+				}
+			default:
+				if !token || none {
+					t.Errorf("needs a token in every mode, but the contract's security is %v", reqs)
+				}
+			}
+		})
+	}
+}
+
+// TestInstallBodyIsAdminOnly: a package install body installs without
+// ?action=install too (the body decides), so it is admin-only either way.
+func TestInstallBodyIsAdminOnly(t *testing.T) {
+	body := `{"format":"repository","name":"notification"}`
+	for _, c := range callers {
+		t.Run(c.name, func(t *testing.T) {
+			rec := send(newHandler(t, &mutableSettings{s: user.DefaultSettings()}), "POST", "/edge/service", c.token, body)
+			want := http.StatusOK
+			switch c.role {
+			case user.RoleNone:
+				want = http.StatusUnauthorized
+			case user.RoleAdmin:
+			default:
+				want = http.StatusForbidden
+			}
+			if rec.Code != want {
+				t.Fatalf("status %d, want %d; body %s", rec.Code, want, rec.Body)
+			}
+		})
+	}
+}

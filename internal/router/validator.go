@@ -67,6 +67,7 @@ func (v *validator) wrap(method, pattern string, h http.HandlerFunc) http.Handle
 	nul := newNULCheck(item, op)
 	shadowed := v.routes.shadowed(pattern)
 	media := newBodyMedia(op)
+	forms := newWireForms(op)
 	_, streamed := ownBodyLimit(op)
 	return func(w http.ResponseWriter, r *http.Request) {
 		if shadowed {
@@ -111,6 +112,10 @@ func (v *validator) wrap(method, pattern string, h http.HandlerFunc) http.Handle
 			}
 		}
 		if err := media.check(r); err != nil {
+			refuse(r, err)
+			return
+		}
+		if err := forms.rewrite(r); err != nil {
 			refuse(r, err)
 			return
 		}

@@ -127,8 +127,8 @@ func TestHostedServices(t *testing.T) {
 	e.create(CreateRequest{Name: "control", Type: "dispatcher", Enabled: true})
 	dispatch := <-ctl.started
 
-	if _, err := e.m.Create(ctx, CreateRequest{Name: "alerts2", Type: "notification", Enabled: true}); !isKind(err, fault.Invalid) {
-		t.Errorf("a second notification service = %v, want Invalid", err)
+	if _, err := e.m.Create(ctx, CreateRequest{Name: "alerts2", Type: "notification", Enabled: true}); !isKind(err, fault.Conflict) {
+		t.Errorf("a second notification service = %v, want Conflict", err)
 	}
 	if got := e.m.Status("alerts"); got != system.StatusRunning {
 		t.Errorf("status = %q, want running", got)

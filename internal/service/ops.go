@@ -164,7 +164,7 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Created, error
 
 // hostedPlugin returns the plugin of a new notification or dispatcher
 // service: the one installed of that kind (or want, when named). Errors:
-// NotFound when none is installed, Invalid when the gateway already has a
+// NotFound when none is installed, Conflict when the gateway already has a
 // service of that type.
 func (m *Manager) hostedPlugin(ctx context.Context, typ, want string) (string, error) {
 	names := m.o.Plugins.Names(typ)
@@ -179,7 +179,7 @@ func (m *Manager) hostedPlugin(ctx context.Context, typ, want string) (string, e
 		return "", fmt.Errorf("service: %w", err)
 	}
 	if len(svcs) > 0 {
-		return "", fault.New(fault.Invalid, "the gateway already has a %s service, %q: it runs at most one", typ, svcs[0].Name)
+		return "", fault.New(fault.Conflict, "the gateway already has a %s service, %q: it runs at most one", typ, svcs[0].Name)
 	}
 	return names[0], nil
 }

@@ -413,24 +413,6 @@ func (e FleetChangeKind) Valid() bool {
 	}
 }
 
-// Defines values for InstalledPackageType.
-const (
-	InstalledPackageTypePlugin  InstalledPackageType = "plugin"
-	InstalledPackageTypeService InstalledPackageType = "service"
-)
-
-// Valid indicates whether the value is a known member of the InstalledPackageType enum.
-func (e InstalledPackageType) Valid() bool {
-	switch e {
-	case InstalledPackageTypePlugin:
-		return true
-	case InstalledPackageTypeService:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for LogLevel.
 const (
 	LogLevelDebug   LogLevel = "debug"
@@ -759,7 +741,7 @@ type AssetCount struct {
 	// Count Number of buffered readings.
 	//
 	// Example: 1200
-	Count int `json:"count"`
+	Count int64 `json:"count"`
 }
 
 // AssetTimespan defines model for AssetTimespan.
@@ -805,52 +787,10 @@ type AuditEntry struct {
 	// Example: INFORMATION
 	Severity AuditSeverity `json:"severity"`
 
-	// Source The source code of an audit entry:
-	// - `PURGE` data purging process (each purge run)
-	// - `LOGGN` logging process
-	// - `STRMN` streaming process
-	// - `SYPRG` system purge
-	// - `START` system startup
-	// - `FSTOP` system shutdown
-	// - `CONCH` configuration change
-	// - `CONAD` configuration addition
-	// - `SCHCH` schedule change (enable and disable included)
-	// - `SCHAD` schedule addition
-	// - `SRVRG` service registered (started)
-	// - `SRVUN` service unregistered (stopped)
-	// - `SRVFL` service failed
-	// - `NHCOM` north process complete
-	// - `NHDWN` north destination unavailable
-	// - `NHAVL` north destination available
-	// - `UPEXC` update complete
-	// - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
-	// - `NTFDL` notification deleted
-	// - `NTFAD` notification added
-	// - `NTFSN` notification sent
-	// - `NTFCL` notification cleared
-	// - `NTFST` notification server startup
-	// - `NTFSD` notification server shutdown
-	// - `PKGIN` package installation
-	// - `PKGUP` package updated
-	// - `PKGRM` package purged
-	// - `DSPST` dispatcher startup
-	// - `DSPSD` dispatcher shutdown
-	// - `ESSRT` external service startup
-	// - `ESSTP` external service shutdown
-	// - `USRAD` user added
-	// - `USRCH` user changed
-	// - `USRDL` user deleted
-	// - `ASTDP` asset tracking event deprecated
-	// - `LOGFL` failed login
-	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
-	// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
-	// - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
-	// - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
-	// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
-	//
+	// Source An audit source code as the gateway reports it: one of `AuditSource`'s codes today, but an open set. Newer gateways add codes (each named in `GET /edge/audit/logcode`), so a client must accept a code it does not know rather than fail: the schema is a string, not an enumeration, for that reason. Codes are five upper-case letters.
 	//
 	// Example: CONCH
-	Source AuditSource `json:"source"`
+	Source AuditSourceCode `json:"source"`
 
 	// Timestamp UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
 	//
@@ -870,7 +810,10 @@ type AuditEntryCreate struct {
 	// Example: warning
 	Severity string `json:"severity"`
 
-	// Source The source code of an audit entry:
+	// Source The source code of an audit entry, as a request names it (`POST
+	// /edge/audit`, the `source` filter of `GET /edge/audit`; an unknown one is
+	// 400). Responses carry codes as `AuditSourceCode`, an open set: a newer
+	// gateway may report codes not listed here. The codes this gateway knows:
 	// - `PURGE` data purging process (each purge run)
 	// - `LOGGN` logging process
 	// - `STRMN` streaming process
@@ -925,57 +868,15 @@ type AuditList struct {
 	// TotalCount Number of entries matching the filters, across all pages.
 	//
 	// Example: 1
-	TotalCount int `json:"totalCount"`
+	TotalCount int64 `json:"totalCount"`
 }
 
 // AuditLogCode An audit source code and what it stands for.
 type AuditLogCode struct {
-	// Code The source code of an audit entry:
-	// - `PURGE` data purging process (each purge run)
-	// - `LOGGN` logging process
-	// - `STRMN` streaming process
-	// - `SYPRG` system purge
-	// - `START` system startup
-	// - `FSTOP` system shutdown
-	// - `CONCH` configuration change
-	// - `CONAD` configuration addition
-	// - `SCHCH` schedule change (enable and disable included)
-	// - `SCHAD` schedule addition
-	// - `SRVRG` service registered (started)
-	// - `SRVUN` service unregistered (stopped)
-	// - `SRVFL` service failed
-	// - `NHCOM` north process complete
-	// - `NHDWN` north destination unavailable
-	// - `NHAVL` north destination available
-	// - `UPEXC` update complete
-	// - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
-	// - `NTFDL` notification deleted
-	// - `NTFAD` notification added
-	// - `NTFSN` notification sent
-	// - `NTFCL` notification cleared
-	// - `NTFST` notification server startup
-	// - `NTFSD` notification server shutdown
-	// - `PKGIN` package installation
-	// - `PKGUP` package updated
-	// - `PKGRM` package purged
-	// - `DSPST` dispatcher startup
-	// - `DSPSD` dispatcher shutdown
-	// - `ESSRT` external service startup
-	// - `ESSTP` external service shutdown
-	// - `USRAD` user added
-	// - `USRCH` user changed
-	// - `USRDL` user deleted
-	// - `ASTDP` asset tracking event deprecated
-	// - `LOGFL` failed login
-	// - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids, `reason`, `resent`)
-	// - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or `error`; FAILURE when refused or failed)
-	// - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
-	// - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
-	// - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`, `parameters`, `results` or `error`; FAILURE when refused or failed)
-	//
+	// Code An audit source code as the gateway reports it: one of `AuditSource`'s codes today, but an open set. Newer gateways add codes (each named in `GET /edge/audit/logcode`), so a client must accept a code it does not know rather than fail: the schema is a string, not an enumeration, for that reason. Codes are five upper-case letters.
 	//
 	// Example: CONCH
-	Code AuditSource `json:"code"`
+	Code AuditSourceCode `json:"code"`
 
 	// Description Example: Configuration change
 	Description string `json:"description"`
@@ -1009,7 +910,10 @@ type AuditSeverityLevel struct {
 	Name AuditSeverity `json:"name"`
 }
 
-// AuditSource The source code of an audit entry:
+// AuditSource The source code of an audit entry, as a request names it (`POST
+// /edge/audit`, the `source` filter of `GET /edge/audit`; an unknown one is
+// 400). Responses carry codes as `AuditSourceCode`, an open set: a newer
+// gateway may report codes not listed here. The codes this gateway knows:
 // - `PURGE` data purging process (each purge run)
 // - `LOGGN` logging process
 // - `STRMN` streaming process
@@ -1054,6 +958,11 @@ type AuditSeverityLevel struct {
 //
 // Example: CONCH
 type AuditSource string
+
+// AuditSourceCode An audit source code as the gateway reports it: one of `AuditSource`'s codes today, but an open set. Newer gateways add codes (each named in `GET /edge/audit/logcode`), so a client must accept a code it does not know rather than fail: the schema is a string, not an enumeration, for that reason. Codes are five upper-case letters.
+//
+// Example: CONCH
+type AuditSourceCode = string
 
 // AvailablePackages defines model for AvailablePackages.
 type AvailablePackages struct {
@@ -1167,13 +1076,10 @@ type CategoryCreate struct {
 	// Example: Pump station settings
 	Description *string `json:"description,omitempty"`
 
-	// DisplayName Label for display; defaults to the key.
+	// DisplayName Label for display; defaults to the key. The gateway also accepts it spelled `display_name` (the other spelling of the gateway this API follows); giving both with different values is 400.
 	//
 	// Example: Pump station
 	DisplayName *string `json:"displayName,omitempty"`
-
-	// DisplayNameAlias The alternative spelling of `displayName`; giving both with different values is 400.
-	DisplayNameAlias *string `json:"display_name,omitempty"`
 
 	// Items Item definitions keyed by item name.
 	Items *map[string]ConfigItemDefinition `json:"items,omitempty"`
@@ -1243,6 +1149,16 @@ type CategorySummary struct {
 // Example: {"age":"48","size":"500000"}
 type CategoryValues map[string]string
 
+// CertificateLogin The JSON form of a certificate body (`POST /edge/authenticate`).
+type CertificateLogin struct {
+	// Certificate A PEM-encoded client certificate: the one the connection presents in its TLS handshake (anything else is 401).
+	//
+	// Example: -----BEGIN CERTIFICATE-----
+	// MIIBszCCAVmgAwIBAgIUX...
+	// -----END CERTIFICATE-----
+	Certificate PemCertificate `json:"certificate"`
+}
+
 // ConfigItem A configuration item. Every attribute but `options` is a string, numbers and booleans included.
 type ConfigItem struct {
 	// Default The default value.
@@ -1295,10 +1211,10 @@ type ConfigItem struct {
 	// Example: false
 	Readonly *ConfigItemReadonly `json:"readonly,omitempty"`
 
-	// Type The item's type, which drives validation and display. `JSON` values are serialized JSON; `password` values read back as `****`.
+	// Type The item's type (the values of `ConfigItemType` today). An open set in responses: a newer gateway or plugin may report a type not listed there, which a client should show as a string item.
 	//
 	// Example: integer
-	Type ConfigItemType `json:"type"`
+	Type string `json:"type"`
 
 	// Validity Condition over other items of the category under which this item is relevant.
 	//
@@ -1547,9 +1463,9 @@ type FleetChangeKind string
 type FleetChanges struct {
 	Changes []FleetChange `json:"changes"`
 	Summary struct {
-		Change int `json:"change"`
-		Create int `json:"create"`
-		Remove int `json:"remove"`
+		Change int64 `json:"change"`
+		Create int64 `json:"create"`
+		Remove int64 `json:"remove"`
 	} `json:"summary"`
 }
 
@@ -1697,8 +1613,8 @@ type HistoryEntry struct {
 	// HistoryTs UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp` marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`, Python `datetime`, TypeScript `Date`).
 	//
 	// Example: 2024-05-01 10:15:42.123
-	HistoryTs            Timestamp      `json:"history_ts"`
-	AdditionalProperties map[string]int `json:"-"`
+	HistoryTs            Timestamp        `json:"history_ts"`
+	AdditionalProperties map[string]int64 `json:"-"`
 }
 
 // InstalledPackage defines model for InstalledPackage.
@@ -1711,15 +1627,16 @@ type InstalledPackage struct {
 	Kind *string `json:"kind,omitempty"`
 
 	// Name Example: csv_south
-	Name string               `json:"name"`
-	Type InstalledPackageType `json:"type"`
+	Name string `json:"name"`
+
+	// Type `service` or `plugin` today; an open set (a newer gateway may install other kinds of package), so a client must accept other values.
+	//
+	// Example: plugin
+	Type string `json:"type"`
 
 	// Version Example: 1.0.0
 	Version string `json:"version"`
 }
-
-// InstalledPackageType defines model for InstalledPackage.Type.
-type InstalledPackageType string
 
 // InstalledPackages defines model for InstalledPackages.
 type InstalledPackages struct {
@@ -1775,7 +1692,7 @@ type LogList struct {
 	// Count Number of lines matching the filters, across all pages.
 	//
 	// Example: 1
-	Count int        `json:"count"`
+	Count int64      `json:"count"`
 	Logs  []LogEntry `json:"logs"`
 }
 
@@ -1856,7 +1773,7 @@ type NorthService struct {
 	// Sent Readings sent since start (the statistic named after it).
 	//
 	// Example: 15000
-	Sent int `json:"sent"`
+	Sent int64 `json:"sent"`
 
 	// Status The state of a service. `running`: its plugin started (a plugin process completed its handshake and its `Start` returned) and its health checks pass. `shutdown`: it is disabled or stopped. `unresponsive`: it is started but not doing its work: its plugin has not started yet (or hangs in its start), its health check (every `SMNTR.sleep_interval` seconds) failed or took longer than `SMNTR.ping_timeout`, a north service's destination does not accept readings (back to `running` once it does), it cannot run while storage is unavailable (retried every `SMNTR.sleep_interval`), or it did not stop in time. `failed`: its plugin failed; it is restarted with backoff (1 s doubling to 1 min) unless `SMNTR.restart_failed` is `manual` or `SMNTR.max_attempts` restarts in a row failed, and then it stays failed until it is disabled and enabled again.
 	//
@@ -1881,7 +1798,7 @@ type NorthTaskCreateRequest struct {
 	// Example: {"url":{"value":"http://central:6683/sensor-reading"}}
 	Config *map[string]ServiceConfigValue `json:"config,omitempty"`
 
-	// Enabled Whether the task's schedule is enabled; a boolean or the string "true" or "false".
+	// Enabled Whether the task's schedule is enabled. The gateway also accepts the strings "true" and "false" here, as the specification allows.
 	//
 	// Example: true
 	Enabled bool `json:"enabled"`
@@ -2087,7 +2004,7 @@ type NotificationUpdate struct {
 	RuleConfig *NotificationConfigValues `json:"rule_config,omitempty"`
 }
 
-// OptionalPortOrEmpty Port of the service's own API; null when it has none, "" when the service is disabled.
+// OptionalPortOrEmpty Port of the service's own API; null when it has none, "" when the service is disabled. On the wire: a JSON integer 1..65535, `null`, or the empty string `""`, as the specification fixes. The schema leaves the JSON type open so that every generator decodes all three (a generated client sees a JSON value); the gateway's SDKs type it as that union.
 type OptionalPortOrEmpty struct {
 	union json.RawMessage
 }
@@ -2103,7 +2020,7 @@ type OwnUserUpdate struct {
 	RealName string `json:"real_name"`
 }
 
-// PackageInstallRequest A service package to install from the configured repository (`?action=install`).
+// PackageInstallRequest A service package to install from the configured repository (`?action=install` in the specification's spelling, optional).
 type PackageInstallRequest struct {
 	// AllowDowngrade Install the package again although it is installed, to move it down to the release `POST /edge/repository` pinned (`version`, when given, must be that release): 409 when no release is pinned or it is not lower than the installed version. The move is audited PKGUP WARNING with `"downgrade": true`, and the services using the plugin restart.
 	//
@@ -2180,17 +2097,17 @@ type Ping struct {
 	// DataPurged Readings purged since start (the PURGED statistic).
 	//
 	// Example: 0
-	DataPurged int `json:"dataPurged"`
+	DataPurged int64 `json:"dataPurged"`
 
 	// DataRead Readings received since start (the READINGS statistic).
 	//
 	// Example: 15220
-	DataRead int `json:"dataRead"`
+	DataRead int64 `json:"dataRead"`
 
 	// DataSent Readings sent by all north services and tasks together.
 	//
 	// Example: 15000
-	DataSent int `json:"dataSent"`
+	DataSent int64 `json:"dataSent"`
 
 	// Health `red` while storage is unavailable (API calls that need it answer 503 with `Retry-After`) or a service has failed; else `amber` while a service is unresponsive (see `ServiceStatus`: its health check fails, a north destination does not accept readings, it waits for storage, or it did not stop in time); else `green`. It follows storage and services on its own: green again once storage is back and the services recovered.
 	//
@@ -2278,7 +2195,7 @@ type PluginInfo struct {
 	Version string `json:"version"`
 }
 
-// PortOrEmpty Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
+// PortOrEmpty Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled. On the wire: a JSON integer 1..65535 (`8081`), or the empty string `""`, as the specification fixes. The schema leaves the JSON type open so that every generator decodes both (a generated client sees a JSON value: an integer or ""); the gateway's SDKs type it as that union.
 //
 // Example: 8081
 type PortOrEmpty struct {
@@ -2293,7 +2210,7 @@ type Purged struct {
 	// Purged Number of readings removed.
 	//
 	// Example: 1200
-	Purged int `json:"purged"`
+	Purged int64 `json:"purged"`
 }
 
 // Reading defines model for Reading.
@@ -2479,7 +2396,7 @@ type ServiceCreateRequest struct {
 	// Example: {"dataPointsPerSec":{"value":"10"}}
 	Config *map[string]ServiceConfigValue `json:"config,omitempty"`
 
-	// Enabled Whether to start the service now and at every start; a boolean or the string "true" or "false".
+	// Enabled Whether to start the service now and at every start. The gateway also accepts the strings "true" and "false" here, as the specification allows.
 	//
 	// Example: true
 	Enabled bool `json:"enabled"`
@@ -2570,7 +2487,7 @@ type ServiceRecord struct {
 	Type string `json:"type"`
 }
 
-// ServiceRequest The body of `POST /edge/service`: a ServiceCreateRequest, or with `action=install` a PackageInstallRequest.
+// ServiceRequest The body of `POST /edge/service`: a ServiceCreateRequest (it has `type`) or a PackageInstallRequest (it has `format`, and nothing but its four fields); a body is never both.
 type ServiceRequest struct {
 	union json.RawMessage
 }
@@ -2580,7 +2497,7 @@ type ServiceRequest struct {
 // Example: running
 type ServiceStatus string
 
-// ServiceStatusOrEmpty The state of the service; "" when it is disabled.
+// ServiceStatusOrEmpty The state of the service (see `ServiceStatus`); the empty string `""` when it is disabled, as the specification fixes. On the wire: one of the strings listed, `""` included.
 //
 // Example: running
 type ServiceStatusOrEmpty struct {
@@ -2590,7 +2507,7 @@ type ServiceStatusOrEmpty struct {
 // SetAsideCount defines model for SetAsideCount.
 type SetAsideCount struct {
 	// Count How many set-aside readings the call concerned.
-	Count   int    `json:"count"`
+	Count   int64  `json:"count"`
 	Message string `json:"message"`
 }
 
@@ -2601,7 +2518,7 @@ type SetAsideList struct {
 	// Total How many readings this north service or task has set aside, all pages together.
 	//
 	// Example: 1
-	Total int `json:"total"`
+	Total int64 `json:"total"`
 }
 
 // SetAsideReading A reading the destination of a north service or task refused for good, set aside.
@@ -2662,7 +2579,7 @@ type SouthAsset struct {
 	// Count Readings of the asset ingested: the statistic named after the asset (shared when several services ingest the same asset).
 	//
 	// Example: 1200
-	Count int `json:"count"`
+	Count int64 `json:"count"`
 }
 
 // SouthList defines model for SouthList.
@@ -2680,7 +2597,7 @@ type SouthService struct {
 	// Assets The assets this service ingested.
 	Assets []SouthAsset `json:"assets"`
 
-	// ManagementPort Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
+	// ManagementPort Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled. On the wire: a JSON integer 1..65535 (`8081`), or the empty string `""`, as the specification fixes. The schema leaves the JSON type open so that every generator decodes both (a generated client sees a JSON value: an integer or ""); the gateway's SDKs type it as that union.
 	//
 	// Example: 8081
 	ManagementPort PortOrEmpty `json:"management_port"`
@@ -2699,10 +2616,10 @@ type SouthService struct {
 	// Example: true
 	ScheduleEnabled bool `json:"schedule_enabled"`
 
-	// ServicePort Port of the service's own API; null when it has none, "" when the service is disabled.
+	// ServicePort Port of the service's own API; null when it has none, "" when the service is disabled. On the wire: a JSON integer 1..65535, `null`, or the empty string `""`, as the specification fixes. The schema leaves the JSON type open so that every generator decodes all three (a generated client sees a JSON value); the gateway's SDKs type it as that union.
 	ServicePort OptionalPortOrEmpty `json:"service_port"`
 
-	// Status The state of the service; "" when it is disabled.
+	// Status The state of the service (see `ServiceStatus`); the empty string `""` when it is disabled, as the specification fixes. On the wire: one of the strings listed, `""` included.
 	//
 	// Example: running
 	Status ServiceStatusOrEmpty `json:"status"`
@@ -2723,7 +2640,7 @@ type Statistic struct {
 	// Value The count.
 	//
 	// Example: 15220
-	Value int `json:"value"`
+	Value int64 `json:"value"`
 }
 
 // StatisticsHistory defines model for StatisticsHistory.
@@ -3077,7 +2994,7 @@ type GetAssetReadingsParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
 	// Seconds Return the readings of the last N seconds. Excludes `minutes`, `hours`, `limit` and `skip` (400).
@@ -3098,7 +3015,7 @@ type GetAssetReadingValuesParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
 	// Seconds Return the readings of the last N seconds. Excludes `minutes`, `hours`, `limit` and `skip` (400).
@@ -3119,7 +3036,7 @@ type GetAssetReadingSeriesParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
 	// Seconds Return the readings of the last N seconds. Excludes `minutes`, `hours`, `limit` and `skip` (400).
@@ -3146,7 +3063,7 @@ type ListAuditEntriesParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
 	// Source Only entries with this source code.
@@ -3164,7 +3081,7 @@ type ListBackupsParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 }
 
@@ -3191,7 +3108,7 @@ type ListSetAsideReadingsParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 }
 
@@ -3203,7 +3120,7 @@ type ListServicesParams struct {
 
 // CreateServiceParams defines parameters for CreateService.
 type CreateServiceParams struct {
-	// Action `install` installs a service package from the configured repository instead of creating a service.
+	// Action `install`, the specification's mark of an install. Optional: the body decides (a PackageInstallRequest installs, a ServiceCreateRequest creates); a request carrying `action` needs the admin role, as an install does.
 	Action *CreateServiceParamsAction `form:"action,omitempty" json:"action,omitempty"`
 }
 
@@ -3230,7 +3147,7 @@ type ListLogEntriesParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 
 	// Source Only the lines of this service (its name), or `core` for the gateway's own.
@@ -3257,7 +3174,7 @@ type ListTasksParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 }
 
@@ -3272,7 +3189,7 @@ type ListLatestTasksParams struct {
 	// Limit Maximum number of entries to return.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Skip Number of entries to skip, for paging with `limit`.
+	// Skip Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond).
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 }
 
@@ -3314,6 +3231,9 @@ type AdminUpdateUserByIdJSONRequestBody = AdminUserUpdate
 
 // CreateAuditEntryJSONRequestBody defines body for CreateAuditEntry for application/json ContentType.
 type CreateAuditEntryJSONRequestBody = AuditEntryCreate
+
+// AuthenticateJSONRequestBody defines body for Authenticate for application/json ContentType.
+type AuthenticateJSONRequestBody = CertificateLogin
 
 // AuthenticateTextRequestBody defines body for Authenticate for text/plain ContentType.
 type AuthenticateTextRequestBody = PemCertificate
@@ -3395,7 +3315,7 @@ type ChangePasswordJSONRequestBody = PasswordChange
 
 // Getter for additional properties for HistoryEntry. Returns the specified
 // element and whether it was found
-func (a HistoryEntry) Get(fieldName string) (value int, found bool) {
+func (a HistoryEntry) Get(fieldName string) (value int64, found bool) {
 	if a.AdditionalProperties != nil {
 		value, found = a.AdditionalProperties[fieldName]
 	}
@@ -3403,9 +3323,9 @@ func (a HistoryEntry) Get(fieldName string) (value int, found bool) {
 }
 
 // Setter for additional properties for HistoryEntry
-func (a *HistoryEntry) Set(fieldName string, value int) {
+func (a *HistoryEntry) Set(fieldName string, value int64) {
 	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]int)
+		a.AdditionalProperties = make(map[string]int64)
 	}
 	a.AdditionalProperties[fieldName] = value
 }
@@ -3427,9 +3347,9 @@ func (a *HistoryEntry) UnmarshalJSON(b []byte) error {
 	}
 
 	if len(object) != 0 {
-		a.AdditionalProperties = make(map[string]int)
+		a.AdditionalProperties = make(map[string]int64)
 		for fieldName, fieldBuf := range object {
-			var fieldVal int
+			var fieldVal int64
 			err := json.Unmarshal(fieldBuf, &fieldVal)
 			if err != nil {
 				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
@@ -4176,16 +4096,25 @@ type ClientInterface interface {
 
 	// AuthenticateWithBody Log in with a client certificate
 	//
-	// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
+	// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400. The PEM comes as JSON (`{"certificate": "-----BEGIN CERTIFICATE-----…"}`, what generated clients send) or, in the specification's form, as the `text/plain` body itself; both mean the same.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /edge/authenticate (the `Authenticate` operationId).
 	AuthenticateWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// Authenticate Log in with a client certificate
+	//
+	// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400. The PEM comes as JSON (`{"certificate": "-----BEGIN CERTIFICATE-----…"}`, what generated clients send) or, in the specification's form, as the `text/plain` body itself; both mean the same.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /edge/authenticate (the `Authenticate` operationId).
+	Authenticate(ctx context.Context, body AuthenticateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// AuthenticateWithTextBody Log in with a client certificate
 	//
-	// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
+	// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400. The PEM comes as JSON (`{"certificate": "-----BEGIN CERTIFICATE-----…"}`, what generated clients send) or, in the specification's form, as the `text/plain` body itself; both mean the same.
 	//
 	// Takes a body of the `text/plain` content type.
 	//
@@ -4516,7 +4445,7 @@ type ClientInterface interface {
 
 	// LoginWithBody Log in
 	//
-	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
+	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`, the specification's form; generated clients send the JSON body, and use `POST /edge/authenticate` for its JSON form of the PEM) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4525,7 +4454,7 @@ type ClientInterface interface {
 
 	// Login Log in
 	//
-	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
+	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`, the specification's form; generated clients send the JSON body, and use `POST /edge/authenticate` for its JSON form of the PEM) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4534,7 +4463,7 @@ type ClientInterface interface {
 
 	// LoginWithTextBody Log in
 	//
-	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
+	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`, the specification's form; generated clients send the JSON body, and use `POST /edge/authenticate` for its JSON form of the PEM) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
 	//
 	// Takes a body of the `text/plain` content type.
 	//
@@ -4873,7 +4802,7 @@ type ClientInterface interface {
 
 	// CreateServiceWithBody Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` (admins only, in every authentication mode: 401 without a token, 403 for every other role; creating a service is for `admin`, `user` and `control`) the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the pinned release (see PackageInstallRequest). The executable installed is hashed into the package's manifest and checked at every start of the plugin: a changed file is not started, and the services using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// The body says what the call does: a ServiceCreateRequest (it has `type`) creates a service, a PackageInstallRequest (it has `format`) installs a service package; the two never overlap. The specification spells an install `?action=install`, which the gateway accepts and which is optional: the body alone decides. A ServiceCreateRequest creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. An install (a PackageInstallRequest, or any request with `action`: admins only, in every authentication mode: 401 without a token, 403 for every other role; creating a service is for `admin`, `user` and `control`): the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the pinned release (see PackageInstallRequest). The executable installed is hashed into the package's manifest and checked at every start of the plugin: a changed file is not started, and the services using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (409 for a second: a conflict with the current state). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4882,7 +4811,7 @@ type ClientInterface interface {
 
 	// CreateService Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` (admins only, in every authentication mode: 401 without a token, 403 for every other role; creating a service is for `admin`, `user` and `control`) the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the pinned release (see PackageInstallRequest). The executable installed is hashed into the package's manifest and checked at every start of the plugin: a changed file is not started, and the services using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// The body says what the call does: a ServiceCreateRequest (it has `type`) creates a service, a PackageInstallRequest (it has `format`) installs a service package; the two never overlap. The specification spells an install `?action=install`, which the gateway accepts and which is optional: the body alone decides. A ServiceCreateRequest creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. An install (a PackageInstallRequest, or any request with `action`: admins only, in every authentication mode: 401 without a token, 403 for every other role; creating a service is for `admin`, `user` and `control`): the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the pinned release (see PackageInstallRequest). The executable installed is hashed into the package's manifest and checked at every start of the plugin: a changed file is not started, and the services using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (409 for a second: a conflict with the current state). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -5507,7 +5436,7 @@ func (c *RawClient) ListAuditSeverities(ctx context.Context, reqEditors ...Reque
 
 // AuthenticateWithBody Log in with a client certificate
 //
-// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
+// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400. The PEM comes as JSON (`{"certificate": "-----BEGIN CERTIFICATE-----…"}`, what generated clients send) or, in the specification's form, as the `text/plain` body itself; both mean the same.
 //
 // Takes any type of body and a specified content type.
 //
@@ -5524,9 +5453,28 @@ func (c *RawClient) AuthenticateWithBody(ctx context.Context, contentType string
 	return c.Client.Do(req)
 }
 
+// Authenticate Log in with a client certificate
+//
+// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400. The PEM comes as JSON (`{"certificate": "-----BEGIN CERTIFICATE-----…"}`, what generated clients send) or, in the specification's form, as the `text/plain` body itself; both mean the same.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /edge/authenticate (the `Authenticate` operationId).
+func (c *RawClient) Authenticate(ctx context.Context, body AuthenticateJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAuthenticateRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // AuthenticateWithTextBody Log in with a client certificate
 //
-// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
+// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400. The PEM comes as JSON (`{"certificate": "-----BEGIN CERTIFICATE-----…"}`, what generated clients send) or, in the specification's form, as the `text/plain` body itself; both mean the same.
 //
 // Takes a body of the `text/plain` content type.
 //
@@ -6267,7 +6215,7 @@ func (c *RawClient) SetPipeline(ctx context.Context, serviceName ServiceName, pa
 
 // LoginWithBody Log in
 //
-// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
+// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`, the specification's form; generated clients send the JSON body, and use `POST /edge/authenticate` for its JSON form of the PEM) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
 //
 // Takes any type of body and a specified content type.
 //
@@ -6286,7 +6234,7 @@ func (c *RawClient) LoginWithBody(ctx context.Context, contentType string, body 
 
 // Login Log in
 //
-// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
+// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`, the specification's form; generated clients send the JSON body, and use `POST /edge/authenticate` for its JSON form of the PEM) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -6305,7 +6253,7 @@ func (c *RawClient) Login(ctx context.Context, body LoginJSONRequestBody, reqEdi
 
 // LoginWithTextBody Log in
 //
-// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
+// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`, the specification's form; generated clients send the JSON body, and use `POST /edge/authenticate` for its JSON form of the PEM) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
 //
 // Takes a body of the `text/plain` content type.
 //
@@ -7074,7 +7022,7 @@ func (c *RawClient) ListServices(ctx context.Context, params *ListServicesParams
 
 // CreateServiceWithBody Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` (admins only, in every authentication mode: 401 without a token, 403 for every other role; creating a service is for `admin`, `user` and `control`) the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the pinned release (see PackageInstallRequest). The executable installed is hashed into the package's manifest and checked at every start of the plugin: a changed file is not started, and the services using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// The body says what the call does: a ServiceCreateRequest (it has `type`) creates a service, a PackageInstallRequest (it has `format`) installs a service package; the two never overlap. The specification spells an install `?action=install`, which the gateway accepts and which is optional: the body alone decides. A ServiceCreateRequest creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. An install (a PackageInstallRequest, or any request with `action`: admins only, in every authentication mode: 401 without a token, 403 for every other role; creating a service is for `admin`, `user` and `control`): the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the pinned release (see PackageInstallRequest). The executable installed is hashed into the package's manifest and checked at every start of the plugin: a changed file is not started, and the services using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (409 for a second: a conflict with the current state). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes any type of body and a specified content type.
 //
@@ -7093,7 +7041,7 @@ func (c *RawClient) CreateServiceWithBody(ctx context.Context, params *CreateSer
 
 // CreateService Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` (admins only, in every authentication mode: 401 without a token, 403 for every other role; creating a service is for `admin`, `user` and `control`) the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the pinned release (see PackageInstallRequest). The executable installed is hashed into the package's manifest and checked at every start of the plugin: a changed file is not started, and the services using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// The body says what the call does: a ServiceCreateRequest (it has `type`) creates a service, a PackageInstallRequest (it has `format`) installs a service package; the two never overlap. The specification spells an install `?action=install`, which the gateway accepts and which is optional: the body alone decides. A ServiceCreateRequest creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. An install (a PackageInstallRequest, or any request with `action`: admins only, in every authentication mode: 401 without a token, 403 for every other role; creating a service is for `admin`, `user` and `control`): the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the pinned release (see PackageInstallRequest). The executable installed is hashed into the package's manifest and checked at every start of the plugin: a changed file is not started, and the services using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (409 for a second: a conflict with the current state). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8588,6 +8536,17 @@ func NewListAuditSeveritiesRequest(server string) (*http.Request, error) {
 	}
 
 	return req, nil
+}
+
+// NewAuthenticateRequest calls the generic Authenticate builder with application/json body
+func NewAuthenticateRequest(server string, body AuthenticateJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAuthenticateRequestWithBody(server, "application/json", bodyReader)
 }
 
 // NewAuthenticateRequestWithTextBody calls the generic Authenticate builder with text/plain body
@@ -12622,16 +12581,25 @@ type ClientWithResponsesInterface interface {
 
 	// AuthenticateWithBodyWithResponse Log in with a client certificate
 	//
-	// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
+	// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400. The PEM comes as JSON (`{"certificate": "-----BEGIN CERTIFICATE-----…"}`, what generated clients send) or, in the specification's form, as the `text/plain` body itself; both mean the same.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /edge/authenticate (the `Authenticate` operationId).
 	AuthenticateWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AuthenticateResponse, error)
 
+	// AuthenticateWithResponse Log in with a client certificate
+	//
+	// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400. The PEM comes as JSON (`{"certificate": "-----BEGIN CERTIFICATE-----…"}`, what generated clients send) or, in the specification's form, as the `text/plain` body itself; both mean the same.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /edge/authenticate (the `Authenticate` operationId).
+	AuthenticateWithResponse(ctx context.Context, body AuthenticateJSONRequestBody, reqEditors ...RequestEditorFn) (*AuthenticateResponse, error)
+
 	// AuthenticateWithTextBodyWithResponse Log in with a client certificate
 	//
-	// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
+	// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400. The PEM comes as JSON (`{"certificate": "-----BEGIN CERTIFICATE-----…"}`, what generated clients send) or, in the specification's form, as the `text/plain` body itself; both mean the same.
 	//
 	// Takes a body of the `text/plain` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -13000,7 +12968,7 @@ type ClientWithResponsesInterface interface {
 
 	// LoginWithBodyWithResponse Log in
 	//
-	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
+	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`, the specification's form; generated clients send the JSON body, and use `POST /edge/authenticate` for its JSON form of the PEM) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -13009,7 +12977,7 @@ type ClientWithResponsesInterface interface {
 
 	// LoginWithResponse Log in
 	//
-	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
+	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`, the specification's form; generated clients send the JSON body, and use `POST /edge/authenticate` for its JSON form of the PEM) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -13018,7 +12986,7 @@ type ClientWithResponsesInterface interface {
 
 	// LoginWithTextBodyWithResponse Log in
 	//
-	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
+	// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`, the specification's form; generated clients send the JSON body, and use `POST /edge/authenticate` for its JSON form of the PEM) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
 	//
 	// Takes a body of the `text/plain` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -13405,7 +13373,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateServiceWithBodyWithResponse Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` (admins only, in every authentication mode: 401 without a token, 403 for every other role; creating a service is for `admin`, `user` and `control`) the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the pinned release (see PackageInstallRequest). The executable installed is hashed into the package's manifest and checked at every start of the plugin: a changed file is not started, and the services using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// The body says what the call does: a ServiceCreateRequest (it has `type`) creates a service, a PackageInstallRequest (it has `format`) installs a service package; the two never overlap. The specification spells an install `?action=install`, which the gateway accepts and which is optional: the body alone decides. A ServiceCreateRequest creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. An install (a PackageInstallRequest, or any request with `action`: admins only, in every authentication mode: 401 without a token, 403 for every other role; creating a service is for `admin`, `user` and `control`): the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the pinned release (see PackageInstallRequest). The executable installed is hashed into the package's manifest and checked at every start of the plugin: a changed file is not started, and the services using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (409 for a second: a conflict with the current state). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -13414,7 +13382,7 @@ type ClientWithResponsesInterface interface {
 
 	// CreateServiceWithResponse Create a service or install a service package
 	//
-	// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` (admins only, in every authentication mode: 401 without a token, 403 for every other role; creating a service is for `admin`, `user` and `control`) the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the pinned release (see PackageInstallRequest). The executable installed is hashed into the package's manifest and checked at every start of the plugin: a changed file is not started, and the services using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+	// The body says what the call does: a ServiceCreateRequest (it has `type`) creates a service, a PackageInstallRequest (it has `format`) installs a service package; the two never overlap. The specification spells an install `?action=install`, which the gateway accepts and which is optional: the body alone decides. A ServiceCreateRequest creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. An install (a PackageInstallRequest, or any request with `action`: admins only, in every authentication mode: 401 without a token, 403 for every other role; creating a service is for `admin`, `user` and `control`): the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the pinned release (see PackageInstallRequest). The executable installed is hashed into the package's manifest and checked at every start of the plugin: a changed file is not started, and the services using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (409 for a second: a conflict with the current state). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -23830,7 +23798,7 @@ func (c *ClientWithResponses) ListAuditSeveritiesWithResponse(ctx context.Contex
 
 // AuthenticateWithBodyWithResponse Log in with a client certificate
 //
-// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
+// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400. The PEM comes as JSON (`{"certificate": "-----BEGIN CERTIFICATE-----…"}`, what generated clients send) or, in the specification's form, as the `text/plain` body itself; both mean the same.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -23843,9 +23811,24 @@ func (c *ClientWithResponses) AuthenticateWithBodyWithResponse(ctx context.Conte
 	return ParseAuthenticateResponse(rsp)
 }
 
+// AuthenticateWithResponse Log in with a client certificate
+//
+// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400. The PEM comes as JSON (`{"certificate": "-----BEGIN CERTIFICATE-----…"}`, what generated clients send) or, in the specification's form, as the `text/plain` body itself; both mean the same.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /edge/authenticate (the `Authenticate` operationId).
+func (c *ClientWithResponses) AuthenticateWithResponse(ctx context.Context, body AuthenticateJSONRequestBody, reqEditors ...RequestEditorFn) (*AuthenticateResponse, error) {
+	rsp, err := c.Authenticate(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAuthenticateResponse(rsp)
+}
+
 // AuthenticateWithTextBodyWithResponse Log in with a client certificate
 //
-// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
+// The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400. The PEM comes as JSON (`{"certificate": "-----BEGIN CERTIFICATE-----…"}`, what generated clients send) or, in the specification's form, as the `text/plain` body itself; both mean the same.
 //
 // Takes a body of the `text/plain` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -24460,7 +24443,7 @@ func (c *ClientWithResponses) SetPipelineWithResponse(ctx context.Context, servi
 
 // LoginWithBodyWithResponse Log in
 //
-// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
+// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`, the specification's form; generated clients send the JSON body, and use `POST /edge/authenticate` for its JSON form of the PEM) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -24475,7 +24458,7 @@ func (c *ClientWithResponses) LoginWithBodyWithResponse(ctx context.Context, con
 
 // LoginWithResponse Log in
 //
-// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
+// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`, the specification's form; generated clients send the JSON body, and use `POST /edge/authenticate` for its JSON form of the PEM) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -24490,7 +24473,7 @@ func (c *ClientWithResponses) LoginWithResponse(ctx context.Context, body LoginJ
 
 // LoginWithTextBodyWithResponse Log in
 //
-// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
+// Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`, the specification's form; generated clients send the JSON body, and use `POST /edge/authenticate` for its JSON form of the PEM) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
 //
 // Takes a body of the `text/plain` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25135,7 +25118,7 @@ func (c *ClientWithResponses) ListServicesWithResponse(ctx context.Context, para
 
 // CreateServiceWithBodyWithResponse Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` (admins only, in every authentication mode: 401 without a token, 403 for every other role; creating a service is for `admin`, `user` and `control`) the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the pinned release (see PackageInstallRequest). The executable installed is hashed into the package's manifest and checked at every start of the plugin: a changed file is not started, and the services using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// The body says what the call does: a ServiceCreateRequest (it has `type`) creates a service, a PackageInstallRequest (it has `format`) installs a service package; the two never overlap. The specification spells an install `?action=install`, which the gateway accepts and which is optional: the body alone decides. A ServiceCreateRequest creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. An install (a PackageInstallRequest, or any request with `action`: admins only, in every authentication mode: 401 without a token, 403 for every other role; creating a service is for `admin`, `user` and `control`): the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the pinned release (see PackageInstallRequest). The executable installed is hashed into the package's manifest and checked at every start of the plugin: a changed file is not started, and the services using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (409 for a second: a conflict with the current state). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -25150,7 +25133,7 @@ func (c *ClientWithResponses) CreateServiceWithBodyWithResponse(ctx context.Cont
 
 // CreateServiceWithResponse Create a service or install a service package
 //
-// Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` (admins only, in every authentication mode: 401 without a token, 403 for every other role; creating a service is for `admin`, `user` and `control`) the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the pinned release (see PackageInstallRequest). The executable installed is hashed into the package's manifest and checked at every start of the plugin: a changed file is not started, and the services using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+// The body says what the call does: a ServiceCreateRequest (it has `type`) creates a service, a PackageInstallRequest (it has `format`) installs a service package; the two never overlap. The specification spells an install `?action=install`, which the gateway accepts and which is optional: the body alone decides. A ServiceCreateRequest creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. An install (a PackageInstallRequest, or any request with `action`: admins only, in every authentication mode: 401 without a token, 403 for every other role; creating a service is for `admin`, `user` and `control`): the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the pinned release (see PackageInstallRequest). The executable installed is hashed into the package's manifest and checked at every start of the plugin: a changed file is not started, and the services using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (409 for a second: a conflict with the current state). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

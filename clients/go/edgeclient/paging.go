@@ -70,7 +70,7 @@ func (c *Client) AuditEntries(ctx context.Context, params ListAuditEntriesParams
 		if resp.JSON200 == nil {
 			return Page[AuditEntry]{}, errNoBody
 		}
-		return Page[AuditEntry]{Items: resp.JSON200.Audit, Total: resp.JSON200.TotalCount}, nil
+		return Page[AuditEntry]{Items: resp.JSON200.Audit, Total: int(resp.JSON200.TotalCount)}, nil
 	})
 }
 

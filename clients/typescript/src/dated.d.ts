@@ -987,7 +987,7 @@ export interface paths {
         put?: never;
         /**
          * Create a service or install a service package
-         * @description Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. With `action=install` (admins only, in every authentication mode: 401 without a token, 403 for every other role; creating a service is for `admin`, `user` and `control`) the body is a PackageInstallRequest: the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the pinned release (see PackageInstallRequest). The executable installed is hashed into the package's manifest and checked at every start of the plugin: a changed file is not started, and the services using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
+         * @description The body says what the call does: a ServiceCreateRequest (it has `type`) creates a service, a PackageInstallRequest (it has `format`) installs a service package; the two never overlap. The specification spells an install `?action=install`, which the gateway accepts and which is optional: the body alone decides. A ServiceCreateRequest creates the service's category and STARTUP schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole request, `config` included, is validated before anything is created. `id` is the new schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most readings one transaction groups, default 1000: readings are written as soon as the writer is free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin may wait to share a transaction, default 100; readings a sender waits for never wait); changing an item reconfigures the running service. An install (a PackageInstallRequest, or any request with `action`: admins only, in every authentication mode: 401 without a token, 403 for every other role; creating a service is for `admin`, `user` and `control`): the service package is downloaded from the configured repository, verified against the signed index, unpacked and registered in the background, as a task named `package install`; the answer comes at once with the task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such service package (or version) in the repository; 409 already installed; 429 the same install running; 502 repository unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the pinned release (see PackageInstallRequest). The executable installed is hashed into the package's manifest and checked at every start of the plugin: a changed file is not started, and the services using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is; 404 before) and take no `plugin`; a gateway has at most one of each (409 for a second: a conflict with the current state). They run as their own supervised processes, restarted with backoff when they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered reading and then sends continuously, saving its stream position only after the destination accepted a block (at least once: a crash of either side resends, never skips). Its statistic, named after it, counts the readings it sent.
          */
         post: operations["createService"];
         delete?: never;
@@ -1709,7 +1709,7 @@ export interface paths {
         put?: never;
         /**
          * Log in
-         * @description Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
+         * @description Exchanges a user name and password (JSON), or the client certificate of the TLS connection (HTTPS with mutual TLS), for a session token. A failure is 401 with the same message for an unknown user and a wrong password, and writes a LOGFL audit entry naming the client address; an expired password is 401 "Your password has expired"; a password over 72 bytes is 400 (it cannot be anyone's: bcrypt reads at most 72). Failed logins are counted per user and client address (the TCP peer address; `X-Forwarded-For` is ignored), each attempt before its password is compared, so concurrent guesses cannot outrun the count: after 5 consecutive failures that address is locked out of the account for 1 min, then 15 min after 5 more, then 1 h (429 with `Retry-After`); other addresses can still log in. A successful login clears the address's count; failures are forgotten 24 h after the address's last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`, the specification's form; generated clients send the JSON body, and use `POST /edge/authenticate` for its JSON form of the PEM) is accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the groups again (USRCH on a change). A name the directory does not know and a password it refuses are the same 401 as for local users and count toward the same lockout. A directory that cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its users, while the gateway's own users still log in. Without `username` only directory users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap` users are refused (401).
          */
         post: operations["login"];
         delete?: never;
@@ -1729,7 +1729,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with a client certificate
-         * @description The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400.
+         * @description The certificate entry point, answering as `POST /edge/login`. A certificate logs in only when the TLS handshake of the same connection presented it (HTTPS with a client certificate, which proves possession of its private key): a certificate is public, so one merely sent in the body proves nothing. The body may be empty, or the PEM of that same client certificate; any other PEM body, or any request without a TLS client certificate (plain HTTP included), is 401. The certificate must be valid now, allow client authentication and be signed by the certificate authority named by `rest_api.authCertificateName`, whose PEM file is `<data dir>/certs/<name>.cert` (intermediates the client presents may complete the chain); its subject common name is the user name. Anything else is 401 with a message saying why (no TLS client certificate, a body other than it, no such authority, not signed by it, no such user, `access_method` `pwd`, `authMethod` `password`), and writes LOGFL; a body that is not PEM is 400. The PEM comes as JSON (`{"certificate": "-----BEGIN CERTIFICATE-----…"}`, what generated clients send) or, in the specification's form, as the `text/plain` body itself; both mean the same.
          */
         post: operations["authenticate"];
         delete?: never;
@@ -2060,8 +2060,11 @@ export interface components {
         FleetChanges: {
             changes: components["schemas"]["FleetChange"][];
             summary: {
+                /** Format: int64 */
                 create: number;
+                /** Format: int64 */
                 change: number;
+                /** Format: int64 */
                 remove: number;
             };
         };
@@ -2161,7 +2164,10 @@ export interface components {
          */
         ReadingTimestamp: Date;
         /**
-         * @description The source code of an audit entry:
+         * @description The source code of an audit entry, as a request names it (`POST
+         *     /edge/audit`, the `source` filter of `GET /edge/audit`; an unknown one is
+         *     400). Responses carry codes as `AuditSourceCode`, an open set: a newer
+         *     gateway may report codes not listed here. The codes this gateway knows:
          *     - `PURGE` data purging process (each purge run)
          *     - `LOGGN` logging process
          *     - `STRMN` streaming process
@@ -2208,6 +2214,11 @@ export interface components {
          */
         AuditSource: "PURGE" | "LOGGN" | "STRMN" | "SYPRG" | "START" | "FSTOP" | "CONCH" | "CONAD" | "SCHCH" | "SCHAD" | "SRVRG" | "SRVUN" | "SRVFL" | "NHCOM" | "NHDWN" | "NHAVL" | "UPEXC" | "BKEXC" | "NTFDL" | "NTFAD" | "NTFSN" | "NTFCL" | "NTFST" | "NTFSD" | "PKGIN" | "PKGUP" | "PKGRM" | "DSPST" | "DSPSD" | "ESSRT" | "ESSTP" | "USRAD" | "USRCH" | "USRDL" | "ASTDP" | "LOGFL" | "NHREJ" | "CTLWR" | "CTLOP" | "BKRST" | "BKRSC";
         /**
+         * @description An audit source code as the gateway reports it: one of `AuditSource`'s codes today, but an open set. Newer gateways add codes (each named in `GET /edge/audit/logcode`), so a client must accept a code it does not know rather than fail: the schema is a string, not an enumeration, for that reason. Codes are five upper-case letters.
+         * @example CONCH
+         */
+        AuditSourceCode: string;
+        /**
          * @description The severity of an audit entry, always upper case in responses.
          * @example INFORMATION
          * @enum {string}
@@ -2216,7 +2227,7 @@ export interface components {
         /** @description One entry of the audit trail. */
         AuditEntry: {
             timestamp: components["schemas"]["Timestamp"];
-            source: components["schemas"]["AuditSource"];
+            source: components["schemas"]["AuditSourceCode"];
             severity: components["schemas"]["AuditSeverity"];
             /**
              * @description Free-form JSON object describing the event; may be empty.
@@ -2251,7 +2262,7 @@ export interface components {
         };
         /** @description An audit source code and what it stands for. */
         AuditLogCode: {
-            code: components["schemas"]["AuditSource"];
+            code: components["schemas"]["AuditSourceCode"];
             /** @example Configuration change */
             description: string;
         };
@@ -2275,6 +2286,7 @@ export interface components {
         /** @description A page of audit entries, newest first. */
         AuditList: {
             /**
+             * Format: int64
              * @description Number of entries matching the filters, across all pages.
              * @example 1
              */
@@ -2316,6 +2328,7 @@ export interface components {
         /** @description A page of log lines, newest first. */
         LogList: {
             /**
+             * Format: int64
              * @description Number of lines matching the filters, across all pages.
              * @example 1
              */
@@ -2335,7 +2348,11 @@ export interface components {
              * @example Port to accept HTTP connections on
              */
             description: string;
-            type: components["schemas"]["ConfigItemType"];
+            /**
+             * @description The item's type (the values of `ConfigItemType` today). An open set in responses: a newer gateway or plugin may report a type not listed there, which a client should show as a string item.
+             * @example integer
+             */
+            type: string;
             /**
              * @description The default value.
              * @example 8081
@@ -2557,12 +2574,10 @@ export interface components {
              */
             description?: string;
             /**
-             * @description Label for display; defaults to the key.
+             * @description Label for display; defaults to the key. The gateway also accepts it spelled `display_name` (the other spelling of the gateway this API follows); giving both with different values is 400.
              * @example Pump station
              */
             displayName?: string;
-            /** @description The alternative spelling of `displayName`; giving both with different values is 400. */
-            display_name?: string;
             /** @description Item definitions keyed by item name. */
             items?: {
                 [key: string]: components["schemas"]["ConfigItemDefinition"];
@@ -2759,16 +2774,19 @@ export interface components {
              */
             uptime: number;
             /**
+             * Format: int64
              * @description Readings received since start (the READINGS statistic).
              * @example 15220
              */
             dataRead: number;
             /**
+             * Format: int64
              * @description Readings sent by all north services and tasks together.
              * @example 15000
              */
             dataSent: number;
             /**
+             * Format: int64
              * @description Readings purged since start (the PURGED statistic).
              * @example 0
              */
@@ -2831,6 +2849,7 @@ export interface components {
              */
             description: string;
             /**
+             * Format: int64
              * @description The count.
              * @example 15220
              */
@@ -2882,6 +2901,7 @@ export interface components {
              */
             assetCode: string;
             /**
+             * Format: int64
              * @description Number of buffered readings.
              * @example 1200
              */
@@ -2975,6 +2995,7 @@ export interface components {
         };
         Purged: {
             /**
+             * Format: int64
              * @description Number of readings removed.
              * @example 1200
              */
@@ -2992,17 +3013,17 @@ export interface components {
          */
         EmptyString: string;
         /**
-         * @description Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
+         * @description Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled. On the wire: a JSON integer 1..65535 (`8081`), or the empty string `""`, as the specification fixes. The schema leaves the JSON type open so that every generator decodes both (a generated client sees a JSON value: an integer or ""); the gateway's SDKs type it as that union.
          * @example 8081
          */
         PortOrEmpty: number | components["schemas"]["EmptyString"];
         /**
-         * @description Port of the service's own API; null when it has none, "" when the service is disabled.
+         * @description Port of the service's own API; null when it has none, "" when the service is disabled. On the wire: a JSON integer 1..65535, `null`, or the empty string `""`, as the specification fixes. The schema leaves the JSON type open so that every generator decodes all three (a generated client sees a JSON value); the gateway's SDKs type it as that union.
          * @example null
          */
         OptionalPortOrEmpty: (number | null) | components["schemas"]["EmptyString"];
         /**
-         * @description The state of the service; "" when it is disabled.
+         * @description The state of the service (see `ServiceStatus`); the empty string `""` when it is disabled, as the specification fixes. On the wire: one of the strings listed, `""` included.
          * @example running
          */
         ServiceStatusOrEmpty: components["schemas"]["ServiceStatus"] | components["schemas"]["EmptyString"];
@@ -3059,6 +3080,7 @@ export interface components {
         };
         SouthAsset: {
             /**
+             * Format: int64
              * @description Readings of the asset ingested: the statistic named after the asset (shared when several services ingest the same asset).
              * @example 1200
              */
@@ -3129,6 +3151,7 @@ export interface components {
             type: "service" | "task";
             plugin: components["schemas"]["PluginInfo"];
             /**
+             * Format: int64
              * @description Readings sent since start (the statistic named after it).
              * @example 15000
              */
@@ -3182,6 +3205,7 @@ export interface components {
         };
         SetAsideList: {
             /**
+             * Format: int64
              * @description How many readings this north service or task has set aside, all pages together.
              * @example 1
              */
@@ -3194,7 +3218,10 @@ export interface components {
         };
         SetAsideCount: {
             message: string;
-            /** @description How many set-aside readings the call concerned. */
+            /**
+             * Format: int64
+             * @description How many set-aside readings the call concerned.
+             */
             count: number;
         };
         InstalledServices: {
@@ -3244,8 +3271,11 @@ export interface components {
             name: string;
             /** @example 1.0.0 */
             version: string;
-            /** @enum {string} */
-            type: "service" | "plugin";
+            /**
+             * @description `service` or `plugin` today; an open set (a newer gateway may install other kinds of package), so a client must accept other values.
+             * @example plugin
+             */
+            type: string;
             /**
              * @description The plugin kind (south, north or filter).
              * @example south
@@ -3281,7 +3311,7 @@ export interface components {
              */
             type: string;
             /**
-             * @description Whether to start the service now and at every start; a boolean or the string "true" or "false".
+             * @description Whether to start the service now and at every start. The gateway also accepts the strings "true" and "false" here, as the specification allows.
              * @example true
              */
             enabled: boolean;
@@ -3323,7 +3353,7 @@ export interface components {
              */
             plugin: string;
             /**
-             * @description Whether the task's schedule is enabled; a boolean or the string "true" or "false".
+             * @description Whether the task's schedule is enabled. The gateway also accepts the strings "true" and "false" here, as the specification allows.
              * @example true
              */
             enabled: boolean;
@@ -3345,9 +3375,9 @@ export interface components {
                 [key: string]: components["schemas"]["ServiceConfigValue"];
             };
         };
-        /** @description The body of `POST /edge/service`: a ServiceCreateRequest, or with `action=install` a PackageInstallRequest. */
+        /** @description The body of `POST /edge/service`: a ServiceCreateRequest (it has `type`) or a PackageInstallRequest (it has `format`, and nothing but its four fields); a body is never both. */
         ServiceRequest: components["schemas"]["ServiceCreateRequest"] | components["schemas"]["PackageInstallRequest"];
-        /** @description A service package to install from the configured repository (`?action=install`). */
+        /** @description A service package to install from the configured repository (`?action=install` in the specification's spelling, optional). */
         PackageInstallRequest: {
             /**
              * @description Where the package comes from.
@@ -3787,6 +3817,10 @@ export interface components {
          *     -----END CERTIFICATE-----
          */
         PemCertificate: string;
+        /** @description The JSON form of a certificate body (`POST /edge/authenticate`). */
+        CertificateLogin: {
+            certificate: components["schemas"]["PemCertificate"];
+        };
         LoginResult: {
             /** @example Logged in successfully */
             message: string;
@@ -4134,7 +4168,7 @@ export interface components {
         BackupId: number;
         /** @description Maximum number of entries to return. */
         Limit: number;
-        /** @description Number of entries to skip, for paging with `limit`. */
+        /** @description Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond). */
         Skip: number;
         /** @description Return the readings of the last N seconds. Excludes `minutes`, `hours`, `limit` and `skip` (400). */
         Seconds: number;
@@ -4233,7 +4267,7 @@ export interface operations {
             query?: {
                 /** @description Maximum number of entries to return. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Number of entries to skip, for paging with `limit`. */
+                /** @description Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond). */
                 skip?: components["parameters"]["Skip"];
                 /** @description Only entries with this source code. */
                 source?: components["schemas"]["AuditSource"];
@@ -4822,7 +4856,7 @@ export interface operations {
                 state?: components["parameters"]["TaskStateQuery"];
                 /** @description Maximum number of entries to return. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Number of entries to skip, for paging with `limit`. */
+                /** @description Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond). */
                 skip?: components["parameters"]["Skip"];
             };
             header?: never;
@@ -4856,7 +4890,7 @@ export interface operations {
                 state?: components["parameters"]["TaskStateQuery"];
                 /** @description Maximum number of entries to return. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Number of entries to skip, for paging with `limit`. */
+                /** @description Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond). */
                 skip?: components["parameters"]["Skip"];
             };
             header?: never;
@@ -5178,7 +5212,7 @@ export interface operations {
             query?: {
                 /** @description Maximum number of entries to return. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Number of entries to skip, for paging with `limit`. */
+                /** @description Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond). */
                 skip?: components["parameters"]["Skip"];
                 /** @description Only the lines of this service (its name), or `core` for the gateway's own. */
                 source?: string;
@@ -5276,7 +5310,7 @@ export interface operations {
                 status?: string;
                 /** @description Maximum number of entries to return. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Number of entries to skip, for paging with `limit`. */
+                /** @description Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond). */
                 skip?: components["parameters"]["Skip"];
             };
             header?: never;
@@ -5665,7 +5699,7 @@ export interface operations {
             query?: {
                 /** @description Maximum number of entries to return. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Number of entries to skip, for paging with `limit`. */
+                /** @description Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond). */
                 skip?: components["parameters"]["Skip"];
                 /** @description Return the readings of the last N seconds. Excludes `minutes`, `hours`, `limit` and `skip` (400). */
                 seconds?: components["parameters"]["Seconds"];
@@ -5804,7 +5838,7 @@ export interface operations {
             query?: {
                 /** @description Maximum number of entries to return. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Number of entries to skip, for paging with `limit`. */
+                /** @description Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond). */
                 skip?: components["parameters"]["Skip"];
                 /** @description Return the readings of the last N seconds. Excludes `minutes`, `hours`, `limit` and `skip` (400). */
                 seconds?: components["parameters"]["Seconds"];
@@ -5890,7 +5924,7 @@ export interface operations {
             query?: {
                 /** @description Maximum number of entries to return. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Number of entries to skip, for paging with `limit`. */
+                /** @description Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond). */
                 skip?: components["parameters"]["Skip"];
                 /** @description Return the readings of the last N seconds. Excludes `minutes`, `hours`, `limit` and `skip` (400). */
                 seconds?: components["parameters"]["Seconds"];
@@ -5967,7 +6001,7 @@ export interface operations {
     createService: {
         parameters: {
             query?: {
-                /** @description `install` installs a service package from the configured repository instead of creating a service. */
+                /** @description `install`, the specification's mark of an install. Optional: the body decides (a PackageInstallRequest installs, a ServiceCreateRequest creates); a request carrying `action` needs the admin role, as an install does. */
                 action?: "install";
             };
             header?: never;
@@ -6141,7 +6175,7 @@ export interface operations {
             query?: {
                 /** @description Maximum number of entries to return. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Number of entries to skip, for paging with `limit`. */
+                /** @description Number of entries to skip, for paging with `limit`; 0 to 2147483647 (400 beyond). */
                 skip?: components["parameters"]["Skip"];
             };
             header?: never;
@@ -7460,6 +7494,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                "application/json": components["schemas"]["CertificateLogin"];
                 "text/plain": components["schemas"]["PemCertificate"];
             };
         };

@@ -38,6 +38,7 @@ from .category_list import CategoryList
 from .category_parent import CategoryParent
 from .category_summary import CategorySummary
 from .category_values import CategoryValues
+from .certificate_login import CertificateLogin
 from .config_item import ConfigItem
 from .config_item_definition import ConfigItemDefinition
 from .config_item_definition_mandatory import ConfigItemDefinitionMandatory
@@ -79,7 +80,6 @@ from .fleet_values import FleetValues
 from .get_asset_reading_series_group import GetAssetReadingSeriesGroup
 from .history_entry import HistoryEntry
 from .installed_package import InstalledPackage
-from .installed_package_type import InstalledPackageType
 from .installed_packages import InstalledPackages
 from .installed_services import InstalledServices
 from .log_entry import LogEntry
@@ -207,6 +207,7 @@ __all__ = (
     "CategoryParent",
     "CategorySummary",
     "CategoryValues",
+    "CertificateLogin",
     "ConfigItem",
     "ConfigItemDefinition",
     "ConfigItemDefinitionMandatory",
@@ -249,7 +250,6 @@ __all__ = (
     "HistoryEntry",
     "InstalledPackage",
     "InstalledPackages",
-    "InstalledPackageType",
     "InstalledServices",
     "LogEntry",
     "LogEntryAttrs",

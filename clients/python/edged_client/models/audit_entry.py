@@ -8,7 +8,6 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.audit_severity import AuditSeverity
-from ..models.audit_source import AuditSource
 
 if TYPE_CHECKING:
     from ..models.audit_entry_details import AuditEntryDetails
@@ -25,59 +24,17 @@ class AuditEntry:
         timestamp (datetime.datetime): UTC time with milliseconds, `YYYY-MM-DD HH:MM:SS.fff`. The format `timestamp`
             marks the gateway's timestamps: the SDKs parse them into their language's date-time type (Go `edgeclient.Time`,
             Python `datetime`, TypeScript `Date`). Example: 2024-05-01 10:15:42.123.
-        source (AuditSource): The source code of an audit entry:
-            - `PURGE` data purging process (each purge run)
-            - `LOGGN` logging process
-            - `STRMN` streaming process
-            - `SYPRG` system purge
-            - `START` system startup
-            - `FSTOP` system shutdown
-            - `CONCH` configuration change
-            - `CONAD` configuration addition
-            - `SCHCH` schedule change (enable and disable included)
-            - `SCHAD` schedule addition
-            - `SRVRG` service registered (started)
-            - `SRVUN` service unregistered (stopped)
-            - `SRVFL` service failed
-            - `NHCOM` north process complete
-            - `NHDWN` north destination unavailable
-            - `NHAVL` north destination available
-            - `UPEXC` update complete
-            - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
-            - `NTFDL` notification deleted
-            - `NTFAD` notification added
-            - `NTFSN` notification sent
-            - `NTFCL` notification cleared
-            - `NTFST` notification server startup
-            - `NTFSD` notification server shutdown
-            - `PKGIN` package installation
-            - `PKGUP` package updated
-            - `PKGRM` package purged
-            - `DSPST` dispatcher startup
-            - `DSPSD` dispatcher shutdown
-            - `ESSRT` external service startup
-            - `ESSTP` external service shutdown
-            - `USRAD` user added
-            - `USRCH` user changed
-            - `USRDL` user deleted
-            - `ASTDP` asset tracking event deprecated
-            - `LOGFL` failed login
-            - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids,
-            `reason`, `resent`)
-            - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or
-            `error`; FAILURE when refused or failed)
-            - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
-            - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
-            - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`,
-            `parameters`, `results` or `error`; FAILURE when refused or failed)
-             Example: CONCH.
+        source (str): An audit source code as the gateway reports it: one of `AuditSource`'s codes today, but an open
+            set. Newer gateways add codes (each named in `GET /edge/audit/logcode`), so a client must accept a code it does
+            not know rather than fail: the schema is a string, not an enumeration, for that reason. Codes are five upper-
+            case letters. Example: CONCH.
         severity (AuditSeverity): The severity of an audit entry, always upper case in responses. Example: INFORMATION.
         details (AuditEntryDetails): Free-form JSON object describing the event; may be empty. Example: {'category':
             'rest_api', 'item': 'httpPort', 'oldValue': '8081', 'newValue': '8082'}.
     """
 
     timestamp: datetime.datetime
-    source: AuditSource
+    source: str
     severity: AuditSeverity
     details: AuditEntryDetails
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -85,7 +42,7 @@ class AuditEntry:
     def to_dict(self) -> dict[str, Any]:
         timestamp = self.timestamp.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
-        source = self.source.value
+        source = self.source
 
         severity = self.severity.value
 
@@ -111,7 +68,7 @@ class AuditEntry:
         d = dict(src_dict)
         timestamp = datetime.datetime.fromisoformat(d.pop("timestamp")).replace(tzinfo=datetime.UTC)
 
-        source = AuditSource(d.pop("source"))
+        source = d.pop("source")
 
         severity = AuditSeverity(d.pop("severity"))
 

@@ -19,7 +19,10 @@ class AuditEntryCreate:
     """An application-defined audit entry; the gateway sets the timestamp.
 
     Attributes:
-        source (AuditSource): The source code of an audit entry:
+        source (AuditSource): The source code of an audit entry, as a request names it (`POST
+            /edge/audit`, the `source` filter of `GET /edge/audit`; an unknown one is
+            400). Responses carry codes as `AuditSourceCode`, an open set: a newer
+            gateway may report codes not listed here. The codes this gateway knows:
             - `PURGE` data purging process (each purge run)
             - `LOGGN` logging process
             - `STRMN` streaming process

@@ -6,8 +6,6 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.audit_source import AuditSource
-
 T = TypeVar("T", bound="AuditLogCode")
 
 
@@ -16,61 +14,19 @@ class AuditLogCode:
     """An audit source code and what it stands for.
 
     Attributes:
-        code (AuditSource): The source code of an audit entry:
-            - `PURGE` data purging process (each purge run)
-            - `LOGGN` logging process
-            - `STRMN` streaming process
-            - `SYPRG` system purge
-            - `START` system startup
-            - `FSTOP` system shutdown
-            - `CONCH` configuration change
-            - `CONAD` configuration addition
-            - `SCHCH` schedule change (enable and disable included)
-            - `SCHAD` schedule addition
-            - `SRVRG` service registered (started)
-            - `SRVUN` service unregistered (stopped)
-            - `SRVFL` service failed
-            - `NHCOM` north process complete
-            - `NHDWN` north destination unavailable
-            - `NHAVL` north destination available
-            - `UPEXC` update complete
-            - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
-            - `NTFDL` notification deleted
-            - `NTFAD` notification added
-            - `NTFSN` notification sent
-            - `NTFCL` notification cleared
-            - `NTFST` notification server startup
-            - `NTFSD` notification server shutdown
-            - `PKGIN` package installation
-            - `PKGUP` package updated
-            - `PKGRM` package purged
-            - `DSPST` dispatcher startup
-            - `DSPSD` dispatcher shutdown
-            - `ESSRT` external service startup
-            - `ESSTP` external service shutdown
-            - `USRAD` user added
-            - `USRCH` user changed
-            - `USRDL` user deleted
-            - `ASTDP` asset tracking event deprecated
-            - `LOGFL` failed login
-            - `NHREJ` north destination refused readings for good; they are set aside (details: `name`, `readings` ids,
-            `reason`, `resent`)
-            - `CTLWR` control write through the dispatcher (details: `caller`, `destination`, `name`, `values`, `results` or
-            `error`; FAILURE when refused or failed)
-            - `BKRST` restore of a backup requested; the gateway restarts (details: `id`, `createdAt`, `readings`)
-            - `BKRSC` restore of a backup complete, at the start after the request (FAILURE with `reason` when it failed)
-            - `CTLOP` control operation through the dispatcher (details: `caller`, `destination`, `name`, `operation`,
-            `parameters`, `results` or `error`; FAILURE when refused or failed)
-             Example: CONCH.
+        code (str): An audit source code as the gateway reports it: one of `AuditSource`'s codes today, but an open set.
+            Newer gateways add codes (each named in `GET /edge/audit/logcode`), so a client must accept a code it does not
+            know rather than fail: the schema is a string, not an enumeration, for that reason. Codes are five upper-case
+            letters. Example: CONCH.
         description (str):  Example: Configuration change.
     """
 
-    code: AuditSource
+    code: str
     description: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        code = self.code.value
+        code = self.code
 
         description = self.description
 
@@ -88,7 +44,7 @@ class AuditLogCode:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        code = AuditSource(d.pop("code"))
+        code = d.pop("code")
 
         description = d.pop("description")
 

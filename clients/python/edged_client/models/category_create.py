@@ -30,15 +30,15 @@ class CategoryCreate:
             key (str): The unique key of the category; 1 to 255 characters, no control characters, not blank (only white
                 space is 400). Example: pump.
             description (str | Unset): What the category configures. Example: Pump station settings.
-            displayName (str | Unset): Label for display; defaults to the key. Example: Pump station.
-            display_name (str | Unset): The alternative spelling of `displayName`; giving both with different values is 400.
+            display_name (str | Unset): Label for display; defaults to the key. The gateway also accepts it spelled
+                `display_name` (the other spelling of the gateway this API follows); giving both with different values is 400.
+                Example: Pump station.
             items (CategoryCreateItems | Unset): Item definitions keyed by item name.
             value (CategoryCreateValue | Unset): Item definitions keyed by item name (the alternative spelling of `items`).
     """
 
     key: str
     description: str | Unset = UNSET
-    displayName: str | Unset = UNSET
     display_name: str | Unset = UNSET
     items: CategoryCreateItems | Unset = UNSET
     value: CategoryCreateValue | Unset = UNSET
@@ -48,8 +48,6 @@ class CategoryCreate:
         key = self.key
 
         description = self.description
-
-        displayName = self.displayName
 
         display_name = self.display_name
 
@@ -70,10 +68,8 @@ class CategoryCreate:
         )
         if description is not UNSET:
             field_dict["description"] = description
-        if displayName is not UNSET:
-            field_dict["displayName"] = displayName
         if display_name is not UNSET:
-            field_dict["display_name"] = display_name
+            field_dict["displayName"] = display_name
         if items is not UNSET:
             field_dict["items"] = items
         if value is not UNSET:
@@ -91,9 +87,7 @@ class CategoryCreate:
 
         description = d.pop("description", UNSET)
 
-        displayName = d.pop("displayName", UNSET)
-
-        display_name = d.pop("display_name", UNSET)
+        display_name = d.pop("displayName", UNSET)
 
         _items = d.pop("items", UNSET)
         items: CategoryCreateItems | Unset
@@ -112,7 +106,6 @@ class CategoryCreate:
         _obj = cls(
             key=key,
             description=description,
-            displayName=displayName,
             display_name=display_name,
             items=items,
             value=value,

@@ -8,7 +8,6 @@ from attrs import field as _attrs_field
 
 from ..models.config_item_mandatory import ConfigItemMandatory
 from ..models.config_item_readonly import ConfigItemReadonly
-from ..models.config_item_type import ConfigItemType
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="ConfigItem")
@@ -20,8 +19,8 @@ class ConfigItem:
 
     Attributes:
         description (str): Text for display. Example: Port to accept HTTP connections on.
-        type_ (ConfigItemType): The item's type, which drives validation and display. `JSON` values are serialized JSON;
-            `password` values read back as `****`. Example: integer.
+        type_ (str): The item's type (the values of `ConfigItemType` today). An open set in responses: a newer gateway
+            or plugin may report a type not listed there, which a client should show as a string item. Example: integer.
         value (str): The current value, always a string (JSON items hold serialized JSON, password items read back as
             `****`); empty when nothing is set. Example: 8081.
         default (str | Unset): The default value. Example: 8081.
@@ -38,7 +37,7 @@ class ConfigItem:
     """
 
     description: str
-    type_: ConfigItemType
+    type_: str
     value: str
     default: str | Unset = UNSET
     display_name: str | Unset = UNSET
@@ -55,7 +54,7 @@ class ConfigItem:
     def to_dict(self) -> dict[str, Any]:
         description = self.description
 
-        type_ = self.type_.value
+        type_ = self.type_
 
         value = self.value
 
@@ -122,7 +121,7 @@ class ConfigItem:
         d = dict(src_dict)
         description = d.pop("description")
 
-        type_ = ConfigItemType(d.pop("type"))
+        type_ = d.pop("type")
 
         value = d.pop("value")
 

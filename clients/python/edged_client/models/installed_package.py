@@ -6,7 +6,6 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.installed_package_type import InstalledPackageType
 from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="InstalledPackage")
@@ -18,14 +17,15 @@ class InstalledPackage:
     Attributes:
         name (str):  Example: csv_south.
         version (str):  Example: 1.0.0.
-        type_ (InstalledPackageType):
+        type_ (str): `service` or `plugin` today; an open set (a newer gateway may install other kinds of package), so a
+            client must accept other values. Example: plugin.
         description (str):
         kind (str | Unset): The plugin kind (south, north or filter). Example: south.
     """
 
     name: str
     version: str
-    type_: InstalledPackageType
+    type_: str
     description: str
     kind: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -35,7 +35,7 @@ class InstalledPackage:
 
         version = self.version
 
-        type_ = self.type_.value
+        type_ = self.type_
 
         description = self.description
 
@@ -63,7 +63,7 @@ class InstalledPackage:
 
         version = d.pop("version")
 
-        type_ = InstalledPackageType(d.pop("type"))
+        type_ = d.pop("type")
 
         description = d.pop("description")
 

@@ -24,8 +24,8 @@ class NorthTaskCreateRequest:
             name (str): The task name: no control characters, no leading or trailing space, unique among services and
                 schedules (409). Also names the task's category, schedule and statistic. Example: to-cloud.
             plugin (str): The north plugin the task runs. Example: http_north.
-            enabled (bool): Whether the task's schedule is enabled; a boolean or the string "true" or "false". Example:
-                True.
+            enabled (bool): Whether the task's schedule is enabled. The gateway also accepts the strings "true" and "false"
+                here, as the specification allows. Example: True.
             repeat (int): Seconds between runs, from 1 to 31536000 (a year). Example: 30.
             config (NorthTaskCreateRequestConfig | Unset): Initial values of the plugin's items, keyed by item name; each is
                 checked against its item's rules. An unknown item or the readonly `plugin` item is 400. Example: {'url':

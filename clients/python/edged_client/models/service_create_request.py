@@ -25,8 +25,8 @@ class ServiceCreateRequest:
             name (str): The service name: no control characters, no leading or trailing space, unique among services and
                 schedules (409). Also names the service's category and schedule. Example: sine.
             type_ (str): south, north, notification or dispatcher, in any case. Example: south.
-            enabled (bool): Whether to start the service now and at every start; a boolean or the string "true" or "false".
-                Example: True.
+            enabled (bool): Whether to start the service now and at every start. The gateway also accepts the strings "true"
+                and "false" here, as the specification allows. Example: True.
             plugin (str | Unset): The plugin the service runs (south and north services). Example: sinusoid.
             config (ServiceCreateRequestConfig | Unset): Initial values of the service's items (the plugin's,
                 `bufferThreshold`, `maxSendLatency`), keyed by item name; each is checked against its item's rules. An unknown

@@ -25,11 +25,16 @@ class SouthService:
             name (str):  Example: sine.
             address (str): Address the service is contacted on; "" when disabled or stopped. Example: localhost.
             management_port (int | str): Port the core is managed on, the API's port (services run inside the core); "" when
-                the service is disabled. Example: 8081.
+                the service is disabled. On the wire: a JSON integer 1..65535 (`8081`), or the empty string `""`, as the
+                specification fixes. The schema leaves the JSON type open so that every generator decodes both (a generated
+                client sees a JSON value: an integer or ""); the gateway's SDKs type it as that union. Example: 8081.
             service_port (int | None | str): Port of the service's own API; null when it has none, "" when the service is
-                disabled.
+                disabled. On the wire: a JSON integer 1..65535, `null`, or the empty string `""`, as the specification fixes.
+                The schema leaves the JSON type open so that every generator decodes all three (a generated client sees a JSON
+                value); the gateway's SDKs type it as that union.
             protocol (str): Protocol of the control API; "" when disabled or stopped. Example: http.
-            status (ServiceStatus | str): The state of the service; "" when it is disabled. Example: running.
+            status (ServiceStatus | str): The state of the service (see `ServiceStatus`); the empty string `""` when it is
+                disabled, as the specification fixes. On the wire: one of the strings listed, `""` included. Example: running.
             assets (list[SouthAsset]): The assets this service ingested.
             plugin (PluginInfo):
             schedule_enabled (bool): Whether the service's schedule is enabled. Example: True.

@@ -83,7 +83,11 @@ def sync_detailed(
     Args:
         limit (int | Unset):  Default: 20.
         skip (int | Unset):  Default: 0.
-        source (AuditSource | Unset): The source code of an audit entry:
+        source (AuditSource | Unset): The source code of an audit entry, as a request names it
+            (`POST
+            /edge/audit`, the `source` filter of `GET /edge/audit`; an unknown one is
+            400). Responses carry codes as `AuditSourceCode`, an open set: a newer
+            gateway may report codes not listed here. The codes this gateway knows:
             - `PURGE` data purging process (each purge run)
             - `LOGGN` logging process
             - `STRMN` streaming process
@@ -173,7 +177,11 @@ def sync(
     Args:
         limit (int | Unset):  Default: 20.
         skip (int | Unset):  Default: 0.
-        source (AuditSource | Unset): The source code of an audit entry:
+        source (AuditSource | Unset): The source code of an audit entry, as a request names it
+            (`POST
+            /edge/audit`, the `source` filter of `GET /edge/audit`; an unknown one is
+            400). Responses carry codes as `AuditSourceCode`, an open set: a newer
+            gateway may report codes not listed here. The codes this gateway knows:
             - `PURGE` data purging process (each purge run)
             - `LOGGN` logging process
             - `STRMN` streaming process
@@ -258,7 +266,11 @@ async def asyncio_detailed(
     Args:
         limit (int | Unset):  Default: 20.
         skip (int | Unset):  Default: 0.
-        source (AuditSource | Unset): The source code of an audit entry:
+        source (AuditSource | Unset): The source code of an audit entry, as a request names it
+            (`POST
+            /edge/audit`, the `source` filter of `GET /edge/audit`; an unknown one is
+            400). Responses carry codes as `AuditSourceCode`, an open set: a newer
+            gateway may report codes not listed here. The codes this gateway knows:
             - `PURGE` data purging process (each purge run)
             - `LOGGN` logging process
             - `STRMN` streaming process
@@ -346,7 +358,11 @@ async def asyncio(
     Args:
         limit (int | Unset):  Default: 20.
         skip (int | Unset):  Default: 0.
-        source (AuditSource | Unset): The source code of an audit entry:
+        source (AuditSource | Unset): The source code of an audit entry, as a request names it
+            (`POST
+            /edge/audit`, the `source` filter of `GET /edge/audit`; an unknown one is
+            400). Responses carry codes as `AuditSourceCode`, an open set: a newer
+            gateway may report codes not listed here. The codes this gateway knows:
             - `PURGE` data purging process (each purge run)
             - `LOGGN` logging process
             - `STRMN` streaming process

@@ -63,7 +63,7 @@ def sync_detailed(
 
     Args:
         body (PackageInstallRequest): A service package to install from the configured repository
-            (`?action=install`).
+            (`?action=install` in the specification's spelling, optional).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -99,7 +99,7 @@ def sync(
 
     Args:
         body (PackageInstallRequest): A service package to install from the configured repository
-            (`?action=install`).
+            (`?action=install` in the specification's spelling, optional).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -130,7 +130,7 @@ async def asyncio_detailed(
 
     Args:
         body (PackageInstallRequest): A service package to install from the configured repository
-            (`?action=install`).
+            (`?action=install` in the specification's spelling, optional).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -164,7 +164,7 @@ async def asyncio(
 
     Args:
         body (PackageInstallRequest): A service package to install from the configured repository
-            (`?action=install`).
+            (`?action=install` in the specification's spelling, optional).
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:

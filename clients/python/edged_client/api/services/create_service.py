@@ -75,44 +75,48 @@ def sync_detailed(
 ) -> Response[ServiceCreated]:
     """Create a service or install a service package
 
-     Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP
-    schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the
-    whole request, `config` included, is validated before anything is created. `id` is the new
-    schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's
-    items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the
-    most readings one transaction groups, default 1000: readings are written as soon as the writer is
-    free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled
-    plugin may wait to share a transaction, default 100; readings a sender waits for never wait);
-    changing an item reconfigures the running service. With `action=install` (admins only, in every
-    authentication mode: 401 without a token, 403 for every other role; creating a service is for
-    `admin`, `user` and `control`) the body is a PackageInstallRequest: the service package is
-    downloaded from the configured repository, verified against the signed index, unpacked and
-    registered in the background, as a task named `package install`; the answer comes at once with the
-    task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1
-    and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of
-    a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such
-    service package (or version) in the repository; 409 already installed; 429 the same install running;
-    502 repository unreachable, timed out or answering an error status, or its index unsigned, not
-    signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN
-    FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the
-    pinned release (see PackageInstallRequest). The executable installed is hashed into the package's
-    manifest and checked at every start of the plugin: a changed file is not started, and the services
-    using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the
-    field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration
-    category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need
-    their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher`
-    once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second).
-    They run as their own supervised processes, restarted with backoff when they fail, and audit
-    NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's
-    items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered
-    reading and then sends continuously, saving its stream position only after the destination accepted
-    a block (at least once: a crash of either side resends, never skips). Its statistic, named after it,
-    counts the readings it sent.
+     The body says what the call does: a ServiceCreateRequest (it has `type`) creates a service, a
+    PackageInstallRequest (it has `format`) installs a service package; the two never overlap. The
+    specification spells an install `?action=install`, which the gateway accepts and which is optional:
+    the body alone decides. A ServiceCreateRequest creates the service's category and STARTUP schedule
+    (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole
+    request, `config` included, is validated before anything is created. `id` is the new schedule's id;
+    SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a
+    readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most
+    readings one transaction groups, default 1000: readings are written as soon as the writer is free,
+    with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin
+    may wait to share a transaction, default 100; readings a sender waits for never wait); changing an
+    item reconfigures the running service. An install (a PackageInstallRequest, or any request with
+    `action`: admins only, in every authentication mode: 401 without a token, 403 for every other role;
+    creating a service is for `admin`, `user` and `control`): the service package is downloaded from the
+    configured repository, verified against the signed index, unpacked and registered in the background,
+    as a task named `package install`; the answer comes at once with the task's id, `link` to follow it
+    (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the
+    repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays).
+    Install errors: 400 no repository or trusted key configured; 404 no such service package (or
+    version) in the repository; 409 already installed; 429 the same install running; 502 repository
+    unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted
+    key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An
+    installed package is installed again only with `allowDowngrade`, to move it down to the pinned
+    release (see PackageInstallRequest). The executable installed is hashed into the package's manifest
+    and checked at every start of the plugin: a changed file is not started, and the services using it
+    fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or
+    item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or
+    reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service
+    package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is;
+    404 before) and take no `plugin`; a gateway has at most one of each (409 for a second: a conflict
+    with the current state). They run as their own supervised processes, restarted with backoff when
+    they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category
+    holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the
+    oldest buffered reading and then sends continuously, saving its stream position only after the
+    destination accepted a block (at least once: a crash of either side resends, never skips). Its
+    statistic, named after it, counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
         body (PackageInstallRequest | ServiceCreateRequest): The body of `POST /edge/service`: a
-            ServiceCreateRequest, or with `action=install` a PackageInstallRequest.
+            ServiceCreateRequest (it has `type`) or a PackageInstallRequest (it has `format`, and
+            nothing but its four fields); a body is never both.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -143,44 +147,48 @@ def sync(
 ) -> ServiceCreated:
     """Create a service or install a service package
 
-     Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP
-    schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the
-    whole request, `config` included, is validated before anything is created. `id` is the new
-    schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's
-    items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the
-    most readings one transaction groups, default 1000: readings are written as soon as the writer is
-    free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled
-    plugin may wait to share a transaction, default 100; readings a sender waits for never wait);
-    changing an item reconfigures the running service. With `action=install` (admins only, in every
-    authentication mode: 401 without a token, 403 for every other role; creating a service is for
-    `admin`, `user` and `control`) the body is a PackageInstallRequest: the service package is
-    downloaded from the configured repository, verified against the signed index, unpacked and
-    registered in the background, as a task named `package install`; the answer comes at once with the
-    task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1
-    and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of
-    a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such
-    service package (or version) in the repository; 409 already installed; 429 the same install running;
-    502 repository unreachable, timed out or answering an error status, or its index unsigned, not
-    signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN
-    FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the
-    pinned release (see PackageInstallRequest). The executable installed is hashed into the package's
-    manifest and checked at every start of the plugin: a changed file is not started, and the services
-    using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the
-    field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration
-    category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need
-    their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher`
-    once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second).
-    They run as their own supervised processes, restarted with backoff when they fail, and audit
-    NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's
-    items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered
-    reading and then sends continuously, saving its stream position only after the destination accepted
-    a block (at least once: a crash of either side resends, never skips). Its statistic, named after it,
-    counts the readings it sent.
+     The body says what the call does: a ServiceCreateRequest (it has `type`) creates a service, a
+    PackageInstallRequest (it has `format`) installs a service package; the two never overlap. The
+    specification spells an install `?action=install`, which the gateway accepts and which is optional:
+    the body alone decides. A ServiceCreateRequest creates the service's category and STARTUP schedule
+    (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole
+    request, `config` included, is validated before anything is created. `id` is the new schedule's id;
+    SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a
+    readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most
+    readings one transaction groups, default 1000: readings are written as soon as the writer is free,
+    with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin
+    may wait to share a transaction, default 100; readings a sender waits for never wait); changing an
+    item reconfigures the running service. An install (a PackageInstallRequest, or any request with
+    `action`: admins only, in every authentication mode: 401 without a token, 403 for every other role;
+    creating a service is for `admin`, `user` and `control`): the service package is downloaded from the
+    configured repository, verified against the signed index, unpacked and registered in the background,
+    as a task named `package install`; the answer comes at once with the task's id, `link` to follow it
+    (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the
+    repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays).
+    Install errors: 400 no repository or trusted key configured; 404 no such service package (or
+    version) in the repository; 409 already installed; 429 the same install running; 502 repository
+    unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted
+    key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An
+    installed package is installed again only with `allowDowngrade`, to move it down to the pinned
+    release (see PackageInstallRequest). The executable installed is hashed into the package's manifest
+    and checked at every start of the plugin: a changed file is not started, and the services using it
+    fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or
+    item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or
+    reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service
+    package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is;
+    404 before) and take no `plugin`; a gateway has at most one of each (409 for a second: a conflict
+    with the current state). They run as their own supervised processes, restarted with backoff when
+    they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category
+    holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the
+    oldest buffered reading and then sends continuously, saving its stream position only after the
+    destination accepted a block (at least once: a crash of either side resends, never skips). Its
+    statistic, named after it, counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
         body (PackageInstallRequest | ServiceCreateRequest): The body of `POST /edge/service`: a
-            ServiceCreateRequest, or with `action=install` a PackageInstallRequest.
+            ServiceCreateRequest (it has `type`) or a PackageInstallRequest (it has `format`, and
+            nothing but its four fields); a body is never both.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -206,44 +214,48 @@ async def asyncio_detailed(
 ) -> Response[ServiceCreated]:
     """Create a service or install a service package
 
-     Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP
-    schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the
-    whole request, `config` included, is validated before anything is created. `id` is the new
-    schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's
-    items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the
-    most readings one transaction groups, default 1000: readings are written as soon as the writer is
-    free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled
-    plugin may wait to share a transaction, default 100; readings a sender waits for never wait);
-    changing an item reconfigures the running service. With `action=install` (admins only, in every
-    authentication mode: 401 without a token, 403 for every other role; creating a service is for
-    `admin`, `user` and `control`) the body is a PackageInstallRequest: the service package is
-    downloaded from the configured repository, verified against the signed index, unpacked and
-    registered in the background, as a task named `package install`; the answer comes at once with the
-    task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1
-    and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of
-    a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such
-    service package (or version) in the repository; 409 already installed; 429 the same install running;
-    502 repository unreachable, timed out or answering an error status, or its index unsigned, not
-    signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN
-    FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the
-    pinned release (see PackageInstallRequest). The executable installed is hashed into the package's
-    manifest and checked at every start of the plugin: a changed file is not started, and the services
-    using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the
-    field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration
-    category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need
-    their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher`
-    once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second).
-    They run as their own supervised processes, restarted with backoff when they fail, and audit
-    NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's
-    items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered
-    reading and then sends continuously, saving its stream position only after the destination accepted
-    a block (at least once: a crash of either side resends, never skips). Its statistic, named after it,
-    counts the readings it sent.
+     The body says what the call does: a ServiceCreateRequest (it has `type`) creates a service, a
+    PackageInstallRequest (it has `format`) installs a service package; the two never overlap. The
+    specification spells an install `?action=install`, which the gateway accepts and which is optional:
+    the body alone decides. A ServiceCreateRequest creates the service's category and STARTUP schedule
+    (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole
+    request, `config` included, is validated before anything is created. `id` is the new schedule's id;
+    SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a
+    readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most
+    readings one transaction groups, default 1000: readings are written as soon as the writer is free,
+    with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin
+    may wait to share a transaction, default 100; readings a sender waits for never wait); changing an
+    item reconfigures the running service. An install (a PackageInstallRequest, or any request with
+    `action`: admins only, in every authentication mode: 401 without a token, 403 for every other role;
+    creating a service is for `admin`, `user` and `control`): the service package is downloaded from the
+    configured repository, verified against the signed index, unpacked and registered in the background,
+    as a task named `package install`; the answer comes at once with the task's id, `link` to follow it
+    (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the
+    repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays).
+    Install errors: 400 no repository or trusted key configured; 404 no such service package (or
+    version) in the repository; 409 already installed; 429 the same install running; 502 repository
+    unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted
+    key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An
+    installed package is installed again only with `allowDowngrade`, to move it down to the pinned
+    release (see PackageInstallRequest). The executable installed is hashed into the package's manifest
+    and checked at every start of the plugin: a changed file is not started, and the services using it
+    fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or
+    item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or
+    reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service
+    package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is;
+    404 before) and take no `plugin`; a gateway has at most one of each (409 for a second: a conflict
+    with the current state). They run as their own supervised processes, restarted with backoff when
+    they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category
+    holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the
+    oldest buffered reading and then sends continuously, saving its stream position only after the
+    destination accepted a block (at least once: a crash of either side resends, never skips). Its
+    statistic, named after it, counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
         body (PackageInstallRequest | ServiceCreateRequest): The body of `POST /edge/service`: a
-            ServiceCreateRequest, or with `action=install` a PackageInstallRequest.
+            ServiceCreateRequest (it has `type`) or a PackageInstallRequest (it has `format`, and
+            nothing but its four fields); a body is never both.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:
@@ -272,44 +284,48 @@ async def asyncio(
 ) -> ServiceCreated:
     """Create a service or install a service package
 
-     Without `action`, the body is a ServiceCreateRequest: creates the service's category and STARTUP
-    schedule (both named after it) and starts it when enabled (never in safe mode), all or nothing: the
-    whole request, `config` included, is validated before anything is created. `id` is the new
-    schedule's id; SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's
-    items, a readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the
-    most readings one transaction groups, default 1000: readings are written as soon as the writer is
-    free, with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled
-    plugin may wait to share a transaction, default 100; readings a sender waits for never wait);
-    changing an item reconfigures the running service. With `action=install` (admins only, in every
-    authentication mode: 401 without a token, 403 for every other role; creating a service is for
-    `admin`, `user` and `control`) the body is a PackageInstallRequest: the service package is
-    downloaded from the configured repository, verified against the signed index, unpacked and
-    registered in the background, as a task named `package install`; the answer comes at once with the
-    task's id, `link` to follow it (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1
-    and the reason) and `log`, the repository log. PKGIN is audited (FAILURE when it failed; nothing of
-    a failed install stays). Install errors: 400 no repository or trusted key configured; 404 no such
-    service package (or version) in the repository; 409 already installed; 429 the same install running;
-    502 repository unreachable, timed out or answering an error status, or its index unsigned, not
-    signed by a trusted key, expired or older than one accepted before (a refused index is audited PKGIN
-    FAILURE). An installed package is installed again only with `allowDowngrade`, to move it down to the
-    pinned release (see PackageInstallRequest). The executable installed is hashed into the package's
-    manifest and checked at every start of the plugin: a changed file is not started, and the services
-    using it fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the
-    field or item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration
-    category, or reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need
-    their service package installed (`GET /edge/service/installed` lists `notification` and `dispatcher`
-    once it is; 404 before) and take no `plugin`; a gateway has at most one of each (400 for a second).
-    They run as their own supervised processes, restarted with backoff when they fail, and audit
-    NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category holds its plugin's
-    items and the readonly `plugin` item (no ingest settings); it starts with the oldest buffered
-    reading and then sends continuously, saving its stream position only after the destination accepted
-    a block (at least once: a crash of either side resends, never skips). Its statistic, named after it,
-    counts the readings it sent.
+     The body says what the call does: a ServiceCreateRequest (it has `type`) creates a service, a
+    PackageInstallRequest (it has `format`) installs a service package; the two never overlap. The
+    specification spells an install `?action=install`, which the gateway accepts and which is optional:
+    the body alone decides. A ServiceCreateRequest creates the service's category and STARTUP schedule
+    (both named after it) and starts it when enabled (never in safe mode), all or nothing: the whole
+    request, `config` included, is validated before anything is created. `id` is the new schedule's id;
+    SCHAD is audited, and SRVRG when the service starts. The category holds the plugin's items, a
+    readonly `plugin` item naming the plugin, and the ingest settings `bufferThreshold` (the most
+    readings one transaction groups, default 1000: readings are written as soon as the writer is free,
+    with what queued while it was busy) and `maxSendLatency` (milliseconds readings of a polled plugin
+    may wait to share a transaction, default 100; readings a sender waits for never wait); changing an
+    item reconfigures the running service. An install (a PackageInstallRequest, or any request with
+    `action`: admins only, in every authentication mode: 401 without a token, 403 for every other role;
+    creating a service is for `admin`, `user` and `control`): the service package is downloaded from the
+    configured repository, verified against the signed index, unpacked and registered in the background,
+    as a task named `package install`; the answer comes at once with the task's id, `link` to follow it
+    (`GET /edge/task/{id}`: Running, then Complete with exit code 0, or 1 and the reason) and `log`, the
+    repository log. PKGIN is audited (FAILURE when it failed; nothing of a failed install stays).
+    Install errors: 400 no repository or trusted key configured; 404 no such service package (or
+    version) in the repository; 409 already installed; 429 the same install running; 502 repository
+    unreachable, timed out or answering an error status, or its index unsigned, not signed by a trusted
+    key, expired or older than one accepted before (a refused index is audited PKGIN FAILURE). An
+    installed package is installed again only with `allowDowngrade`, to move it down to the pinned
+    release (see PackageInstallRequest). The executable installed is hashed into the package's manifest
+    and checked at every start of the plugin: a changed file is not started, and the services using it
+    fail saying so (SRVFL). Errors: 400 invalid body or config value (the message names the field or
+    item); 404 unknown plugin; 409 name taken by a service, a schedule or a configuration category, or
+    reserved (`Edge Core`, `Edge Storage`). The types notification and dispatcher need their service
+    package installed (`GET /edge/service/installed` lists `notification` and `dispatcher` once it is;
+    404 before) and take no `plugin`; a gateway has at most one of each (409 for a second: a conflict
+    with the current state). They run as their own supervised processes, restarted with backoff when
+    they fail, and audit NTFST/NTFSD or DSPST/DSPSD when they start and stop. A north service's category
+    holds its plugin's items and the readonly `plugin` item (no ingest settings); it starts with the
+    oldest buffered reading and then sends continuously, saving its stream position only after the
+    destination accepted a block (at least once: a crash of either side resends, never skips). Its
+    statistic, named after it, counts the readings it sent.
 
     Args:
         action (CreateServiceAction | Unset):
         body (PackageInstallRequest | ServiceCreateRequest): The body of `POST /edge/service`: a
-            ServiceCreateRequest, or with `action=install` a PackageInstallRequest.
+            ServiceCreateRequest (it has `type`) or a PackageInstallRequest (it has `format`, and
+            nothing but its four fields); a body is never both.
 
     Raises:
         errors.ApiError: If the gateway answers with a status outside 2xx (a subclass per status:

@@ -68,20 +68,21 @@ def sync_detailed(
     in. A successful login clears the address's count; failures are forgotten 24 h after the address's
     last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses
     certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a
-    password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is
-    accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders`
-    (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a
-    directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user
-    whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter`
-    under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one
-    `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user
-    (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the
-    groups again (USRCH on a change). A name the directory does not know and a password it refuses are
-    the same 401 as for local users and count toward the same lockout. A directory that cannot be asked
-    (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its
-    users, while the gateway's own users still log in. Without `username` only directory users and the
-    built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap`
-    users are refused (401).
+    password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`, the
+    specification's form; generated clients send the JSON body, and use `POST /edge/authenticate` for
+    its JSON form of the PEM) is accepted only as a copy of the connection's own TLS client certificate.
+    `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password.
+    With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway
+    user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched
+    with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most
+    privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the
+    gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role
+    from the groups again (USRCH on a change). A name the directory does not know and a password it
+    refuses are the same 401 as for local users and count toward the same lockout. A directory that
+    cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused)
+    is 503 for its users, while the gateway's own users still log in. Without `username` only directory
+    users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked
+    and `ldap` users are refused (401).
 
     Args:
         body (LoginRequest | Unset): User name and password.
@@ -124,20 +125,21 @@ def sync(
     in. A successful login clears the address's count; failures are forgotten 24 h after the address's
     last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses
     certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a
-    password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is
-    accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders`
-    (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a
-    directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user
-    whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter`
-    under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one
-    `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user
-    (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the
-    groups again (USRCH on a change). A name the directory does not know and a password it refuses are
-    the same 401 as for local users and count toward the same lockout. A directory that cannot be asked
-    (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its
-    users, while the gateway's own users still log in. Without `username` only directory users and the
-    built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap`
-    users are refused (401).
+    password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`, the
+    specification's form; generated clients send the JSON body, and use `POST /edge/authenticate` for
+    its JSON form of the PEM) is accepted only as a copy of the connection's own TLS client certificate.
+    `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password.
+    With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway
+    user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched
+    with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most
+    privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the
+    gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role
+    from the groups again (USRCH on a change). A name the directory does not know and a password it
+    refuses are the same 401 as for local users and count toward the same lockout. A directory that
+    cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused)
+    is 503 for its users, while the gateway's own users still log in. Without `username` only directory
+    users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked
+    and `ldap` users are refused (401).
 
     Args:
         body (LoginRequest | Unset): User name and password.
@@ -175,20 +177,21 @@ async def asyncio_detailed(
     in. A successful login clears the address's count; failures are forgotten 24 h after the address's
     last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses
     certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a
-    password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is
-    accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders`
-    (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a
-    directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user
-    whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter`
-    under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one
-    `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user
-    (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the
-    groups again (USRCH on a change). A name the directory does not know and a password it refuses are
-    the same 401 as for local users and count toward the same lockout. A directory that cannot be asked
-    (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its
-    users, while the gateway's own users still log in. Without `username` only directory users and the
-    built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap`
-    users are refused (401).
+    password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`, the
+    specification's form; generated clients send the JSON body, and use `POST /edge/authenticate` for
+    its JSON form of the PEM) is accepted only as a copy of the connection's own TLS client certificate.
+    `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password.
+    With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway
+    user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched
+    with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most
+    privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the
+    gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role
+    from the groups again (USRCH on a change). A name the directory does not know and a password it
+    refuses are the same 401 as for local users and count toward the same lockout. A directory that
+    cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused)
+    is 503 for its users, while the gateway's own users still log in. Without `username` only directory
+    users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked
+    and `ldap` users are refused (401).
 
     Args:
         body (LoginRequest | Unset): User name and password.
@@ -229,20 +232,21 @@ async def asyncio(
     in. A successful login clears the address's count; failures are forgotten 24 h after the address's
     last attempt. `rest_api.authMethod` `certificate` refuses passwords and `password` refuses
     certificates (401), as does a user's `access_method` (`cert`, `pwd`; `ldap` users log in only with a
-    password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`) is
-    accepted only as a copy of the connection's own TLS client certificate. `rest_api.authProviders`
-    (default `{"providers": ["username", "ldap"]}`) says who checks a password. With `ldap` and a
-    directory configured in category `LDAP` (`url` not empty), a name with no gateway user, or a user
-    whose `access_method` is `ldap`, is checked by the directory: the user is searched with `userFilter`
-    under `userBase` as `bindDN`, then bound with the password; the role is the most privileged one
-    `groupRoles` gives the user's groups (none: 401). The first such login creates the gateway user
-    (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role from the
-    groups again (USRCH on a change). A name the directory does not know and a password it refuses are
-    the same 401 as for local users and count toward the same lockout. A directory that cannot be asked
-    (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused) is 503 for its
-    users, while the gateway's own users still log in. Without `username` only directory users and the
-    built-in `admin` log in (other local users: 401); without `ldap` no directory is asked and `ldap`
-    users are refused (401).
+    password). Certificates are checked as for `POST /edge/authenticate`: a PEM body (`text/plain`, the
+    specification's form; generated clients send the JSON body, and use `POST /edge/authenticate` for
+    its JSON form of the PEM) is accepted only as a copy of the connection's own TLS client certificate.
+    `rest_api.authProviders` (default `{"providers": ["username", "ldap"]}`) says who checks a password.
+    With `ldap` and a directory configured in category `LDAP` (`url` not empty), a name with no gateway
+    user, or a user whose `access_method` is `ldap`, is checked by the directory: the user is searched
+    with `userFilter` under `userBase` as `bindDN`, then bound with the password; the role is the most
+    privileged one `groupRoles` gives the user's groups (none: 401). The first such login creates the
+    gateway user (`access_method` `ldap`, no password of its own, USRAD); each later login sets its role
+    from the groups again (USRCH on a change). A name the directory does not know and a password it
+    refuses are the same 401 as for local users and count toward the same lockout. A directory that
+    cannot be asked (unreachable, too slow, its TLS certificate not trusted, the gateway's bind refused)
+    is 503 for its users, while the gateway's own users still log in. Without `username` only directory
+    users and the built-in `admin` log in (other local users: 401); without `ldap` no directory is asked
+    and `ldap` users are refused (401).
 
     Args:
         body (LoginRequest | Unset): User name and password.
