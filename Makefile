@@ -192,13 +192,14 @@ test-portal: ## the docs page and the console in headless Chromium (skip without
 # with their languages' own tools (Maven, the Kotlin Maven plugin, cargo)
 # under build/foreign, each running a smoke program of
 # conformance/foreign/<language> against a gateway the script starts (or
-# EDGE_URL). FOREIGN_LANGS picks languages (default: java kotlin rust
-# python). See docs/development.md and docs/generators.md.
+# EDGE_URL). FOREIGN_LANGS picks languages. See docs/development.md and
+# docs/generators.md.
 OPENAPI_GENERATOR_VERSION := 7.25.0
+FOREIGN_LANGS ?= java kotlin rust python
 
 test-foreign-clients: $(PYTOOLS) ## clients generated from openapi.yaml by stock generators (Java, Kotlin, Rust, Python), built and run against a gateway
 	@echo "== foreign clients: openapi-generator $(OPENAPI_GENERATOR_VERSION) (Java, Kotlin, Rust), openapi-python-client"
-	OPENAPI_GENERATOR_VERSION=$(OPENAPI_GENERATOR_VERSION) scripts/test-foreign-clients.sh
+	OPENAPI_GENERATOR_VERSION=$(OPENAPI_GENERATOR_VERSION) FOREIGN_LANGS="$(FOREIGN_LANGS)" scripts/test-foreign-clients.sh
 
 # Schemathesis (make test-fuzz) sends generated requests, valid and invalid,
 # to every operation of the contract served by a gateway it starts, and checks

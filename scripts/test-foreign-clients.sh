@@ -28,9 +28,9 @@
 # with `go build` and started on a temporary data directory and a free port,
 # and stopped at the end.
 #
-# Environment: OPENAPI_GENERATOR_VERSION (set by the Makefile),
-# FOREIGN_LANGS (default "java kotlin rust python"), FOREIGN_SPEC (the
-# contract to generate from, default openapi.yaml).
+# Environment: OPENAPI_GENERATOR_VERSION and FOREIGN_LANGS (the languages,
+# default "java kotlin rust python"; both set by the Makefile), FOREIGN_SPEC
+# (the contract to generate from, default openapi.yaml).
 set -euo pipefail
 
 root=$(pwd)
@@ -72,10 +72,12 @@ fi
 run() {
 	local name=$1
 	shift
-	("$@") > "$work/$name.log" 2>&1 &
+	date +%s > "$work/$name.start"
+	( ("$@") > "$work/$name.log" 2>&1; rc=$?; date +%s > "$work/$name.end"; exit $rc ) &
 	jobs+=($!)
 	eval "pid_$name=$!"
 }
+took() { echo $(($(cat "$work/$1.end") - $(cat "$work/$1.start"))); }
 # finish NAME: waits for NAME's job, prints its log when it failed.
 failed=()
 finish() {
@@ -83,12 +85,12 @@ finish() {
 	eval "pid=\$pid_$name"
 	wait "$pid" || rc=$?
 	if [ "$rc" != 0 ]; then
-		echo "== $name failed (exit $rc):"
+		echo "== $name failed (exit $rc) in $(took "$name") s:"
 		tail -n 60 "$work/$name.log"
 		failed+=("$name")
 		return 1
 	fi
-	echo "== $name: done"
+	echo "== $name: generated and built in $(took "$name") s"
 }
 
 generate() { # LANG GENERATOR [OPTIONS...]
@@ -147,7 +149,7 @@ build_gateway() {
 	CGO_ENABLED=0 go build -o "$work/edged" ./cmd/edged
 }
 
-section "generate and build: $langs (openapi-generator $version; logs in build/foreign/logs when one fails)"
+section "generate and build: $langs (openapi-generator $version; logs in build/foreign/logs)"
 t0=$(date +%s)
 [ -n "${EDGE_URL:-}" ] || run gateway build_gateway
 for lang in $langs; do
