@@ -195,10 +195,15 @@ test-portal: ## the docs page and the console in headless Chromium (skip without
 # EDGE_URL). FOREIGN_LANGS picks languages. See docs/development.md and
 # docs/generators.md.
 OPENAPI_GENERATOR_VERSION := 7.25.0
-FOREIGN_LANGS ?= java kotlin rust python
+# Kotlin (FOREIGN_LANGS=kotlin) is generated and compiled, but its client
+# cannot send createService's body yet: the Kotlin generator merges the two
+# bodies of the oneOf ServiceRequest into one class that requires both
+# `type` and `format` (docs/generators.md). It joins the list once the
+# contract gives it a body it can send.
+FOREIGN_LANGS ?= java rust python
 
-test-foreign-clients: $(PYTOOLS) ## clients generated from openapi.yaml by stock generators (Java, Kotlin, Rust, Python), built and run against a gateway
-	@echo "== foreign clients: openapi-generator $(OPENAPI_GENERATOR_VERSION) (Java, Kotlin, Rust), openapi-python-client"
+test-foreign-clients: $(PYTOOLS) ## clients generated from openapi.yaml by stock generators (Java, Rust, Python; Kotlin with FOREIGN_LANGS), built and run against a gateway
+	@echo "== foreign clients ($(FOREIGN_LANGS)): openapi-generator $(OPENAPI_GENERATOR_VERSION), openapi-python-client"
 	OPENAPI_GENERATOR_VERSION=$(OPENAPI_GENERATOR_VERSION) FOREIGN_LANGS="$(FOREIGN_LANGS)" scripts/test-foreign-clients.sh
 
 # Schemathesis (make test-fuzz) sends generated requests, valid and invalid,

@@ -29,14 +29,14 @@
 # and stopped at the end.
 #
 # Environment: OPENAPI_GENERATOR_VERSION and FOREIGN_LANGS (the languages,
-# default "java kotlin rust python"; both set by the Makefile), FOREIGN_SPEC
+# default "java rust python", kotlin too when named; both set by the Makefile), FOREIGN_SPEC
 # (the contract to generate from, default openapi.yaml).
 set -euo pipefail
 
 root=$(pwd)
 version=${OPENAPI_GENERATOR_VERSION:?set OPENAPI_GENERATOR_VERSION (the Makefile does)}
 spec=$(realpath "${FOREIGN_SPEC:-openapi.yaml}")
-langs=${FOREIGN_LANGS:-java kotlin rust python}
+langs=${FOREIGN_LANGS:-java rust python}
 out=$root/build/foreign
 src=$root/conformance/foreign
 py=$root/tools/python/.venv/bin/python
