@@ -43,9 +43,9 @@ py=$root/tools/python/.venv/bin/python
 mkdir -p "$out"
 work=$(mktemp -d)
 gateway=
-jobs=()
+bg_pids=()
 cleanup() {
-	for pid in "${jobs[@]}"; do kill "$pid" 2>/dev/null || true; done
+	for pid in "${bg_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
 	if [ -n "$gateway" ]; then
 		kill -TERM "$gateway" 2>/dev/null || true
 		wait "$gateway" 2>/dev/null || true
@@ -73,8 +73,19 @@ run() {
 	local name=$1
 	shift
 	date +%s > "$work/$name.start"
-	( ("$@") > "$work/$name.log" 2>&1; rc=$?; date +%s > "$work/$name.end"; exit $rc ) &
-	jobs+=($!)
+	# set -e holds inside CMD (it would not under `||`): its first failing
+	# command ends it.
+	(
+		set +e
+		(
+			set -e
+			"$@"
+		) > "$work/$name.log" 2>&1
+		rc=$?
+		date +%s > "$work/$name.end"
+		exit $rc
+	) &
+	bg_pids+=($!)
 	eval "pid_$name=$!"
 }
 took() { echo $(($(cat "$work/$1.end") - $(cat "$work/$1.start"))); }
