@@ -101,7 +101,7 @@ finish() {
 		failed+=("$name")
 		return 1
 	fi
-	echo "== $name: generated and built in $(took "$name") s"
+	echo "== $name: ready in $(took "$name") s"
 }
 
 generate() { # LANG GENERATOR [OPTIONS...]
