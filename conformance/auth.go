@@ -396,7 +396,11 @@ func testCertificateLogin(t *testing.T) {
 			status, body = postAt(t, tlsClient(deviceCert.tls), hgw.url, path, "text/plain", deviceCert.pem)
 			wantLogin(t, path+" over TLS with the same certificate as PEM body", status, body, device, false)
 		}
-		status, body := postAt(t, tlsClient(adminCert.tls), hgw.url, "/edge/authenticate", "", nil)
+		// The JSON form of the PEM body, which generated clients send.
+		status, body := postAt(t, tlsClient(deviceCert.tls), hgw.url, "/edge/authenticate", "application/json",
+			[]byte(`{"certificate":`+strconv.Quote(string(deviceCert.pem))+`}`))
+		wantLogin(t, "/edge/authenticate over TLS with the same certificate as JSON", status, body, device, false)
+		status, body = postAt(t, tlsClient(adminCert.tls), hgw.url, "/edge/authenticate", "", nil)
 		wantLogin(t, "admin certificate over TLS", status, body, 1, true)
 		// Passwords work over HTTPS as well.
 		status, body = postAt(t, tlsClient(), hgw.url, "/edge/login", "application/json",
@@ -412,6 +416,9 @@ func testCertificateLogin(t *testing.T) {
 			status, body = postAt(t, tlsClient(), hgw.url, path, "text/plain", adminCert.pem)
 			checkError(t, status, body, http.StatusUnauthorized)
 		}
+		status, body := postAt(t, tlsClient(deviceCert.tls), hgw.url, "/edge/authenticate", "application/json",
+			[]byte(`{"certificate":`+strconv.Quote(string(adminCert.pem))+`}`))
+		checkError(t, status, body, http.StatusUnauthorized)
 	})
 	t.Run("HTTPS with refused certificates", func(t *testing.T) {
 		tests := []struct {

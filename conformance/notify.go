@@ -232,8 +232,9 @@ func testNotificationsAndControl(t *testing.T) {
 	if r := createHosted(t, admin, dispatcher, "dispatcher"); r.StatusCode() != http.StatusOK {
 		t.Fatalf("create dispatcher: status %d; body %s", r.StatusCode(), truncate(r.Body))
 	}
+	// A second one conflicts with the current state: 409.
 	r := createHosted(t, admin, unique("conf-dispatch"), "Dispatcher")
-	checkError(t, r.StatusCode(), r.Body, http.StatusBadRequest)
+	checkError(t, r.StatusCode(), r.Body, http.StatusConflict)
 	notifier := unique("conf-notify")
 	if r := createHosted(t, admin, notifier, "notification"); r.StatusCode() != http.StatusOK {
 		t.Fatalf("create notification service: status %d; body %s", r.StatusCode(), truncate(r.Body))

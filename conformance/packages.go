@@ -194,6 +194,9 @@ func testPackages(t *testing.T) {
 		{"unknown plugin package", "/edge/plugin", `{"format":"repository","name":"teapot"}`, http.StatusNotFound},
 		{"unknown version", "/edge/plugin", `{"format":"repository","name":"csv_south","version":"9.9.9"}`, http.StatusNotFound},
 		{"plugin package as a service", "/edge/service?action=install", `{"format":"repository","name":"csv_south"}`, http.StatusNotFound},
+		// The body decides: an install body installs without the action too.
+		{"plugin package as a service, no action", "/edge/service", `{"format":"repository","name":"csv_south"}`, http.StatusNotFound},
+		{"install body with an unknown field", "/edge/service", `{"format":"repository","name":"csv_south","plugin":"x"}`, http.StatusBadRequest},
 		{"other format", "/edge/plugin", `{"format":"file","name":"csv_south"}`, http.StatusBadRequest},
 		{"no name", "/edge/plugin", `{"format":"repository"}`, http.StatusBadRequest},
 		{"built-in plugin", "/edge/plugin", `{"format":"repository","name":"sinusoid"}`, http.StatusConflict},

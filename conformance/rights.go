@@ -107,6 +107,15 @@ func testRights(t *testing.T) {
 			must(t, err)
 			return r.StatusCode(), r.Body
 		}},
+		// The body decides: an install body without the action installs
+		// too, so it is as admin-only.
+		{op: "createService (install body, no action)", kind: codeCall, allowed: http.StatusBadRequest, send: func(t *testing.T, c *edgeclient.ClientWithResponses) (int, []byte) {
+			var body edgeclient.ServiceRequest
+			must(t, body.FromPackageInstallRequest(installReq))
+			r, err := c.CreateServiceWithResponse(t.Context(), nil, body)
+			must(t, err)
+			return r.StatusCode(), r.Body
+		}},
 		{op: "updatePackages", kind: codeCall, allowed: http.StatusBadRequest, send: func(t *testing.T, c *edgeclient.ClientWithResponses) (int, []byte) {
 			r, err := c.UpdatePackagesWithResponse(t.Context(), nil)
 			must(t, err)

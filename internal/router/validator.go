@@ -209,10 +209,27 @@ func describe(re *openapi3filter.RequestError) string {
 // a sentence.
 func describeSchemaError(se *openapi3.SchemaError, pointer []string) string {
 	reason := se.Reason
-	if se.SchemaField == "enum" {
+	switch se.SchemaField {
+	case "enum":
 		// The allowed values are in the contract; listing dozens of
 		// them here would bury the point.
 		reason = "value is not one of the allowed values"
+		if v, ok := se.Value.(string); ok {
+			reason = fmt.Sprintf("value %q is not one of the allowed values", v)
+		}
+	case "pattern":
+		// Name the value refused: the pattern alone (a case-insensitive
+		// list of words, say) hardly tells what was wrong.
+		if v, ok := se.Value.(string); ok {
+			switch {
+			case se.Schema.Description != "":
+				reason = fmt.Sprintf("value %q is not allowed: %s", v, se.Schema.Description)
+			case len(se.Schema.Pattern) <= 40:
+				reason = fmt.Sprintf("value %q does not match the pattern %s", v, se.Schema.Pattern)
+			default:
+				reason = fmt.Sprintf("value %q is not allowed", v)
+			}
+		}
 	}
 	if len(pointer) > 0 {
 		return fmt.Sprintf("field %q: %s", strings.Join(pointer, "."), OneLine(reason))

@@ -1081,7 +1081,7 @@ type CategoryCreate struct {
 	// Example: Pump station
 	DisplayName *string `json:"displayName,omitempty"`
 
-	// Items Item definitions keyed by item name.
+	// Items Item definitions keyed by item name. An item name is 1 to 255 characters without control characters, and not `children` or `parent`, which are reserved (their paths are the category tree's): 400 otherwise.
 	Items *map[string]ConfigItemDefinition `json:"items,omitempty"`
 
 	// Key The unique key of the category; 1 to 255 characters, no control characters, not blank (only white space is 400).
@@ -1089,7 +1089,7 @@ type CategoryCreate struct {
 	// Example: pump
 	Key string `json:"key"`
 
-	// Value Item definitions keyed by item name (the alternative spelling of `items`).
+	// Value Item definitions keyed by item name (the alternative spelling of `items`, under the same rules for names).
 	Value *map[string]ConfigItemDefinition `json:"value,omitempty"`
 }
 

@@ -2578,11 +2578,11 @@ export interface components {
              * @example Pump station
              */
             displayName?: string;
-            /** @description Item definitions keyed by item name. */
+            /** @description Item definitions keyed by item name. An item name is 1 to 255 characters without control characters, and not `children` or `parent`, which are reserved (their paths are the category tree's): 400 otherwise. */
             items?: {
                 [key: string]: components["schemas"]["ConfigItemDefinition"];
             };
-            /** @description Item definitions keyed by item name (the alternative spelling of `items`). */
+            /** @description Item definitions keyed by item name (the alternative spelling of `items`, under the same rules for names). */
             value?: {
                 [key: string]: components["schemas"]["ConfigItemDefinition"];
             };

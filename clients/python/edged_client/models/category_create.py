@@ -33,8 +33,11 @@ class CategoryCreate:
             display_name (str | Unset): Label for display; defaults to the key. The gateway also accepts it spelled
                 `display_name` (the other spelling of the gateway this API follows); giving both with different values is 400.
                 Example: Pump station.
-            items (CategoryCreateItems | Unset): Item definitions keyed by item name.
-            value (CategoryCreateValue | Unset): Item definitions keyed by item name (the alternative spelling of `items`).
+            items (CategoryCreateItems | Unset): Item definitions keyed by item name. An item name is 1 to 255 characters
+                without control characters, and not `children` or `parent`, which are reserved (their paths are the category
+                tree's): 400 otherwise.
+            value (CategoryCreateValue | Unset): Item definitions keyed by item name (the alternative spelling of `items`,
+                under the same rules for names).
     """
 
     key: str

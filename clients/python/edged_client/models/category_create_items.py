@@ -15,7 +15,10 @@ T = TypeVar("T", bound="CategoryCreateItems")
 
 @_attrs_define
 class CategoryCreateItems:
-    """Item definitions keyed by item name."""
+    """Item definitions keyed by item name. An item name is 1 to 255 characters without control characters, and not
+    `children` or `parent`, which are reserved (their paths are the category tree's): 400 otherwise.
+
+    """
 
     additional_properties: dict[str, ConfigItemDefinition] = _attrs_field(init=False, factory=dict)
 

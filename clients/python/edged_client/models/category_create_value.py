@@ -15,7 +15,7 @@ T = TypeVar("T", bound="CategoryCreateValue")
 
 @_attrs_define
 class CategoryCreateValue:
-    """Item definitions keyed by item name (the alternative spelling of `items`)."""
+    """Item definitions keyed by item name (the alternative spelling of `items`, under the same rules for names)."""
 
     additional_properties: dict[str, ConfigItemDefinition] = _attrs_field(init=False, factory=dict)
 
