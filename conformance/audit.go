@@ -103,7 +103,7 @@ func testAuditCreate(t *testing.T) {
 			})
 			check := func(where string, e edgeclient.AuditEntry) {
 				t.Helper()
-				if string(e.Source) != string(tc.source) {
+				if e.Source != string(tc.source) {
 					t.Errorf("%s: source = %q, want %q", where, e.Source, tc.source)
 				}
 				if e.Severity != tc.wantSeverity {
@@ -168,7 +168,7 @@ func testAuditListFilters(t *testing.T) {
 				t.Errorf("totalCount %d < %d entries returned", list.TotalCount, len(list.Audit))
 			}
 			for i, e := range list.Audit {
-				if tc.wantSource != "" && string(e.Source) != string(tc.wantSource) {
+				if tc.wantSource != "" && e.Source != string(tc.wantSource) {
 					t.Errorf("entry %d has source %q, want only %q", i, e.Source, tc.wantSource)
 				}
 				if tc.wantSeverity != "" && e.Severity != tc.wantSeverity {

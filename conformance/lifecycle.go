@@ -107,7 +107,7 @@ func testRestartPersistence(t *testing.T) {
 		var seq []edgeclient.AuditEntry // newest first
 		var at []int                    // their positions in the list
 		for i, e := range r.JSON200.Audit {
-			if string(e.Source) == string(edgeclient.START) || string(e.Source) == string(edgeclient.FSTOP) {
+			if e.Source == string(edgeclient.START) || e.Source == string(edgeclient.FSTOP) {
 				seq = append(seq, e)
 				at = append(at, i)
 			}
@@ -125,7 +125,7 @@ func testRestartPersistence(t *testing.T) {
 		}
 		// The change made in the first run lies between its START and FSTOP.
 		conch := slices.IndexFunc(r.JSON200.Audit, func(e edgeclient.AuditEntry) bool {
-			return string(e.Source) == string(edgeclient.CONCH) && e.Details["category"] == key
+			return e.Source == string(edgeclient.CONCH) && e.Details["category"] == key
 		})
 		if conch < 0 {
 			t.Errorf("no CONCH entry for %s after restart", key)

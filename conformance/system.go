@@ -238,7 +238,7 @@ func lifecycleSources(t testing.TB, c *edgeclient.ClientWithResponses) []edgecli
 	wantStatus(t, "listAuditEntries", resp.StatusCode(), resp.Body, http.StatusOK)
 	var out []edgeclient.AuditSource
 	for _, e := range resp.JSON200.Audit {
-		if string(e.Source) == string(edgeclient.START) || string(e.Source) == string(edgeclient.FSTOP) {
+		if e.Source == string(edgeclient.START) || e.Source == string(edgeclient.FSTOP) {
 			out = append(out, edgeclient.AuditSource(e.Source))
 		}
 	}

@@ -90,8 +90,8 @@ func (w wireForms) rewrite(r *http.Request) error {
 		return RequestFault(err)
 	}
 	var obj map[string]json.RawMessage
-	if json.Unmarshal(body, &obj) != nil {
-		return nil
+	if err := json.Unmarshal(body, &obj); err != nil {
+		return nil //nolint:nilerr // not a JSON object: the validator refuses it next
 	}
 	changed := false
 	for alias, name := range w.aliases {

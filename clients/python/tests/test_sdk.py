@@ -253,3 +253,39 @@ def test_fleet_configuration_export_and_plan(gateway: Gateway) -> None:
         with pytest.raises(BadRequestError) as refused:
             plan_config.sync(client=client, body=purge_age(FleetSecretReference(from_env="AGE")))
         assert "not resolved" in refused.value.message
+
+
+def test_newer_gateways_answers_decode() -> None:
+    # Sets that grow are open in responses, counters are 64-bit, a category
+    # create has one display name: what a newer gateway sends still decodes.
+    from edged_client.models import AuditList, CategoryCreate, SouthList
+
+    page = AuditList.from_dict(
+        {
+            "totalCount": 3_000_000_000,
+            "audit": [
+                {"timestamp": "2024-05-01 10:15:42.123", "source": "ZZNEW", "severity": "INFORMATION", "details": {}}
+            ],
+        }
+    )
+    assert page.total_count == 3_000_000_000
+    assert page.audit[0].source == "ZZNEW"
+    south = SouthList.from_dict(
+        {
+            "services": [
+                {
+                    "name": "off",
+                    "address": "",
+                    "management_port": "",
+                    "service_port": "",
+                    "protocol": "",
+                    "status": "",
+                    "assets": [],
+                    "plugin": {"name": "http_south", "version": "1.0.0"},
+                    "schedule_enabled": False,
+                }
+            ]
+        }
+    )
+    assert south.services[0].management_port == ""
+    assert CategoryCreate(key="pump", display_name="Pumps").to_dict() == {"key": "pump", "displayName": "Pumps"}
