@@ -191,9 +191,9 @@ test-portal: ## the docs page and the console in headless Chromium (skip without
 # (openapi-python-client), with no name mappings or other options, built
 # with their languages' own tools (Maven, the Kotlin Maven plugin, cargo)
 # under build/foreign, each running a smoke program of
-# conformance/foreign/<language> against a gateway the script starts (or
-# EDGE_URL). FOREIGN_LANGS picks languages. See docs/development.md and
-# docs/generators.md.
+# conformance/foreign/<language> against the Python SDK tests' gateway
+# (conformance/foreign/conftest.py; or EDGE_URL). FOREIGN_LANGS picks
+# languages. See docs/development.md and docs/generators.md.
 OPENAPI_GENERATOR_VERSION := 7.25.0
 # Kotlin (FOREIGN_LANGS=kotlin) is generated and compiled, but its client
 # cannot send createService's body yet: the Kotlin generator merges the two

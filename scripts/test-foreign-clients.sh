@@ -23,10 +23,12 @@
 # ~/.cargo, and cargo's build output stays in build/foreign/rust/target
 # between runs.
 #
-# The gateway: EDGE_URL names a running one (its admin password in
-# EDGE_ADMIN_PASSWORD), as for the SDKs' tests; otherwise cmd/edged is built
-# with `go build` and started on a temporary data directory and a free port,
-# and stopped at the end.
+# The smoke programs run under pytest (conformance/foreign/test_smoke.py),
+# against the gateway of the Python SDK's tests, whose fixture
+# conformance/foreign/conftest.py loads: EDGE_URL names a running one (its
+# admin password in EDGE_ADMIN_PASSWORD); otherwise cmd/edged is built with
+# `go build`, started on a temporary data directory and a free port, and
+# stopped at the end.
 #
 # Environment: OPENAPI_GENERATOR_VERSION and FOREIGN_LANGS (the languages,
 # default "java rust python", kotlin too when named; both set by the Makefile), FOREIGN_SPEC
@@ -42,19 +44,13 @@ src=$root/conformance/foreign
 py=$root/tools/python/.venv/bin/python
 mkdir -p "$out"
 work=$(mktemp -d)
-gateway=
 bg_pids=()
 cleanup() {
 	for pid in "${bg_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-	if [ -n "$gateway" ]; then
-		kill -TERM "$gateway" 2>/dev/null || true
-		wait "$gateway" 2>/dev/null || true
-	fi
 	rm -rf "$work"
 }
 trap cleanup EXIT
 
-has() { [[ " $langs " == *" $1 "* ]]; }
 section() { echo "-- $*"; }
 
 # info.version of the contract names the generated Java client's artifact.
@@ -156,13 +152,8 @@ build_python() {
 		--path "$spec" --meta none --output-path "$out/python/edged_api_client"
 }
 
-build_gateway() {
-	CGO_ENABLED=0 go build -o "$work/edged" ./cmd/edged
-}
-
 section "generate and build: $langs (openapi-generator $version; logs in build/foreign/logs)"
 t0=$(date +%s)
-[ -n "${EDGE_URL:-}" ] || run gateway build_gateway
 for lang in $langs; do
 	declare -F "build_$lang" >/dev/null || { echo "unknown language $lang (FOREIGN_LANGS)" >&2; exit 2; }
 	run "$lang" "build_$lang"
@@ -171,49 +162,17 @@ built=()
 for lang in $langs; do
 	if finish "$lang"; then built+=("$lang"); fi
 done
-if [ -z "${EDGE_URL:-}" ]; then
-	finish gateway || exit 1
-fi
 mkdir -p "$out/logs"
 cp "$work"/*.log "$out/logs/"
 echo "generated and built in $(($(date +%s) - t0)) s"
 
-if [ -n "${EDGE_URL:-}" ]; then
-	url=${EDGE_URL%/}
-	password=${EDGE_ADMIN_PASSWORD:-}
-else
-	password=Foreign-Passw0rd!
-	port=$("$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-	EDGE_ADMIN_PASSWORD=$password "$work/edged" --data "$work/data" --port "$port" > "$work/edged.log" 2>&1 &
-	gateway=$!
-	url=http://127.0.0.1:$port
-	deadline=$(($(date +%s) + 30))
-	until curl -fsS -o /dev/null "$url/edge/ping" 2>/dev/null; do
-		kill -0 "$gateway" 2>/dev/null || { cat "$work/edged.log"; echo "edged exited" >&2; exit 1; }
-		[ "$(date +%s)" -lt "$deadline" ] || { cat "$work/edged.log"; echo "edged not answering ping within 30 s" >&2; exit 1; }
-		sleep 0.05 # polling for the gateway's listener
-	done
+# The smoke programs, one pytest case each, against the gateway of the
+# Python SDK's tests (conformance/foreign/conftest.py loads its fixture).
+if [ "${#built[@]}" -gt 0 ]; then
+	section "the smoke programs: ${built[*]}"
+	rc=0
+	(cd "$src" && FOREIGN_BUILD=$out FOREIGN_LANGS="${built[*]}" EDGE_REPO_ROOT=$root \
+		"$py" -m pytest -p no:cacheprovider -v -rs test_smoke.py) || rc=$?
+	[ "$rc" = 0 ] || failed+=("smoke programs")
 fi
-
-smoke_java() { java -cp "$(cat "$out/java/smoke/target/classpath.txt"):$out/java/smoke/target/classes" edged.smoke.Smoke; }
-smoke_kotlin() { java -cp "$(cat "$out/kotlin/smoke/target/classpath.txt"):$out/kotlin/smoke/target/classes" edged.smoke.SmokeKt; }
-smoke_rust() { "$out/rust/target/debug/edged-smoke"; }
-smoke_python() { PYTHONPATH="$out/python" "$py" "$src/python/smoke.py"; }
-
-passed=0
-for lang in "${built[@]}"; do
-	section "the $lang smoke program against $url"
-	if EDGE_URL=$url EDGE_ADMIN_PASSWORD=$password "smoke_$lang"; then
-		passed=$((passed + 1))
-		echo "== $lang: passed"
-	else
-		failed+=("$lang smoke")
-		echo "== $lang: FAILED"
-	fi
-done
-if [ -n "$gateway" ] && [ "${#failed[@]}" -gt 0 ]; then
-	echo "-- the gateway's log (tail)"
-	tail -n 40 "$work/edged.log"
-fi
-echo "foreign clients: $passed passed, ${#failed[@]} failed"
-[ "${#failed[@]}" = 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
+[ "${#failed[@]}" = 0 ] || { echo "foreign clients: failed: ${failed[*]}"; exit 1; }
