@@ -4,7 +4,8 @@
 # Checks that the programs `make test` needs and cannot install itself are
 # present: Go, Node 20+ with npm, Python 3.11+ with its venv module,
 # PostgreSQL's server programs, openssl (the Python SDK's certificate login
-# test makes its certificates with it), Chromium, the mosquitto and NATS
+# test makes its certificates with it), a JDK with Maven and Rust's cargo
+# (the foreign clients), Chromium, the mosquitto and NATS
 # brokers with mosquitto's clients, the Prometheus server (the metrics
 # test scrapes a gateway with it) and OpenLDAP's slapd (the LDAP login
 # tests start a directory with it). Everything else (the root and
@@ -45,6 +46,12 @@ command -v openssl >/dev/null 2>&1 || missing+=("openssl (apt-get install openss
 # docs/plugins.md's walkthrough, which the conformance suite runs as
 # written, talks to the gateway with curl.
 command -v curl >/dev/null 2>&1 || missing+=("curl (apt-get install curl)")
+# The foreign clients (make test-foreign-clients): a JDK 17+ and Maven run
+# openapi-generator and build the Java and Kotlin clients, Rust's cargo the
+# Rust client (the crates it needs want a Rust newer than Debian 12's).
+command -v javac >/dev/null 2>&1 || missing+=("javac (JDK 17+, apt-get install openjdk-17-jdk-headless)")
+command -v mvn >/dev/null 2>&1 || missing+=("mvn (apt-get install maven)")
+command -v cargo >/dev/null 2>&1 || missing+=("cargo (a current Rust, installed by rustup; Debian 12's 1.63 is too old)")
 # The brokers the protocol plugins are tested against, mosquitto's
 # command-line clients, which the conformance suite publishes and
 # subscribes with, the Prometheus server the metrics test starts, and the
