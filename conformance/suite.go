@@ -119,6 +119,7 @@ var suite = []suiteTest{
 	{"TestFailedServiceHealth", Strict, testFailedServiceHealth},
 	{"TestPluginData", Strict, testPluginData},
 	{"TestPluginDataErrors", Strict, testPluginDataErrors},
+	{"TestPluginCatalogue", Strict, testPluginCatalogue},
 	{"TestDeprecateTrackingEvent", Strict, testDeprecateTrackingEvent},
 	// Packages
 	{"TestPackages", Strict, testPackages},

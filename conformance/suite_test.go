@@ -78,6 +78,7 @@ func TestScheduleErrors(t *testing.T)                        { runSuiteTest(t) }
 func TestFailedServiceHealth(t *testing.T)                   { runSuiteTest(t) }
 func TestPluginData(t *testing.T)                            { runSuiteTest(t) }
 func TestPluginDataErrors(t *testing.T)                      { runSuiteTest(t) }
+func TestPluginCatalogue(t *testing.T)                       { runSuiteTest(t) }
 func TestDeprecateTrackingEvent(t *testing.T)                { runSuiteTest(t) }
 func TestPackages(t *testing.T)                              { runSuiteTest(t) }
 func TestPackageRepository(t *testing.T)                     { runSuiteTest(t) }

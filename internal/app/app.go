@@ -19,6 +19,7 @@ import (
 	"github.com/edged/edged/internal/audit"
 	"github.com/edged/edged/internal/auth"
 	"github.com/edged/edged/internal/backup"
+	"github.com/edged/edged/internal/catalogue"
 	"github.com/edged/edged/internal/certstore"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
@@ -290,11 +291,12 @@ func New(ctx context.Context, cfg Config, control *system.Control) (_ *Gateway, 
 	}
 	g.onClose(instanceDescription.Close)
 	pkgs := packages.New(packages.Options{Dir: filepath.Join(cfg.DataDir, "packages"), Config: config, Store: store,
-		Audit: auditLog, Plugins: svc.plugins, Filters: svc.filters, Restart: restarter{svc.m}, Clock: clock.Real{}, Logger: log.With("component", "packages")})
+		Audit: auditLog, Plugins: svc.plugins, Filters: svc.filters, Tasks: svc.north, Restart: restarter{svc.m}, Clock: clock.Real{}, Logger: log.With("component", "packages")})
 	g.pkgs = pkgs
 	pkgs.Load(ctx) // before services start, so those of installed plugins find them
 	api := impl.New(impl.Deps{
 		Packages:      pkgs,
+		Catalogue:     catalogue.New(svc.plugins, svc.filters),
 		Store:         store,
 		Totals:        svc.counters,
 		InstanceName:  instanceName,

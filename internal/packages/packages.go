@@ -100,6 +100,11 @@ type Filters interface {
 	Pipeline(ctx context.Context, service string) ([]string, error)
 }
 
+// Tasks finds the north tasks that run a plugin.
+type Tasks interface {
+	TasksUsing(ctx context.Context, pluginName string) ([]string, error)
+}
+
 // Options are the manager's dependencies.
 type Options struct {
 	Dir     string // the package directory
@@ -111,6 +116,9 @@ type Options struct {
 	// installed filter plugin is added there too. nil: filter packages are
 	// registered in Plugins only.
 	Filters Filters
+	// Tasks finds the north tasks of a plugin, so that a package they
+	// use is not removed; *north.Runtime implements it. nil: none.
+	Tasks Tasks
 	// Restart restarts the services of an updated plugin; nil: none.
 	Restart Restarter
 	Client  *http.Client
@@ -623,8 +631,9 @@ func (m *Manager) installVersion(ctx context.Context, repo pkgrepo.Repo, p pkgre
 	return nil
 }
 
-// Remove removes the installed package name; a plugin a service uses is
-// refused (409).
+// Remove removes the installed package name. A package whose plugin a
+// service, north task or filter instance uses is refused (Conflict, naming
+// each of them) and stays as it was.
 func (m *Manager) Remove(ctx context.Context, name string) error {
 	if !namePattern.MatchString(name) {
 		return fault.New(fault.NotFound, "package %q is not installed", name)
@@ -641,26 +650,40 @@ func (m *Manager) Remove(ctx context.Context, name string) error {
 	}
 	var p pkgrepo.Package
 	_ = json.Unmarshal(b, &p)
-	svcs, err := m.o.Store.ListServices(ctx, "")
-	if err != nil {
-		return err
-	}
-	for _, s := range svcs {
-		if s.Plugin == name {
-			return fault.New(fault.Conflict, "service %q uses plugin %q: delete it first", s.Name, name)
-		}
-	}
+	// The plugin is unregistered before its users are looked for, and
+	// services, tasks and filters look the plugin up again once recorded:
+	// so either a user created meanwhile is found here, or its creation
+	// finds the plugin gone. Put back when the package stays.
+	def, registered := m.o.Plugins.Lookup(name)
+	m.o.Plugins.Remove(name)
+	var fd plugin.FilterDefinition
+	var filterRegistered bool
 	if m.o.Filters != nil {
-		users, err := m.o.Filters.UsedBy(ctx, name)
-		if err != nil {
-			return err
-		}
-		if len(users) > 0 {
-			return fault.New(fault.Conflict, "filter %q uses plugin %q: delete it first", users[0], name)
-		}
+		fd, filterRegistered = m.o.Filters.Lookup(name)
 		m.o.Filters.RemovePlugin(name)
 	}
-	m.o.Plugins.Remove(name)
+	restore := func() {
+		if registered {
+			if err := m.o.Plugins.Add(def); err != nil {
+				m.log.Error("plugin of a package kept not registered again", "package", name, "error", err)
+			}
+		}
+		if filterRegistered {
+			if err := m.o.Filters.AddPlugin(fd, false); err != nil {
+				m.log.Error("filter plugin of a package kept not registered again", "package", name, "error", err)
+			}
+		}
+	}
+	users, err := m.users(ctx, name)
+	if err != nil {
+		restore()
+		return err
+	}
+	if len(users) > 0 {
+		restore()
+		return fault.New(fault.Conflict, "package %q is in use: its plugin is used by %s; delete them first",
+			name, strings.Join(users, ", "))
+	}
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
@@ -669,6 +692,40 @@ func (m *Manager) Remove(ctx context.Context, name string) error {
 	}
 	m.record(ctx, auditRemoved, "INFORMATION", map[string]any{"name": name, "version": p.Version})
 	return nil
+}
+
+// users names everything that uses the plugin name: services (their type
+// said), north tasks and filter instances.
+func (m *Manager) users(ctx context.Context, name string) ([]string, error) {
+	var out []string
+	svcs, err := m.o.Store.ListServices(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range svcs {
+		if s.Plugin == name {
+			out = append(out, fmt.Sprintf("%s service %q", s.Type, s.Name))
+		}
+	}
+	if m.o.Tasks != nil {
+		tasks, err := m.o.Tasks.TasksUsing(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range tasks {
+			out = append(out, fmt.Sprintf("north task %q", t))
+		}
+	}
+	if m.o.Filters != nil {
+		filters, err := m.o.Filters.UsedBy(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range filters {
+			out = append(out, fmt.Sprintf("filter %q", f))
+		}
+	}
+	return out, nil
 }
 
 func (m *Manager) record(ctx context.Context, source, severity string, details any) {

@@ -462,8 +462,8 @@ func (m *Manager) targets(ctx context.Context) ([]Target, error) {
 			inst := r.inst
 			r.mu.Unlock()
 			if inst != nil {
-				_, t.Writes = inst.(plugin.Writer)
-				_, t.Operates = inst.(plugin.Operator)
+				_, t.Writes = plugin.AsWriter(inst)
+				_, t.Operates = plugin.AsOperator(inst)
 				t.Running = true
 			}
 		}
@@ -523,7 +523,7 @@ func (m *Manager) write(ctx context.Context, service, asset string, values map[s
 	if err != nil {
 		return err
 	}
-	w, ok := inst.(plugin.Writer)
+	w, ok := plugin.AsWriter(inst)
 	if !ok {
 		return fault.New(fault.Invalid, "service %q's plugin does not support control writes", service)
 	}
@@ -536,7 +536,7 @@ func (m *Manager) operate(ctx context.Context, service, operation string, params
 	if err != nil {
 		return err
 	}
-	o, ok := inst.(plugin.Operator)
+	o, ok := plugin.AsOperator(inst)
 	if !ok {
 		return fault.New(fault.Invalid, "service %q's plugin does not support control operations", service)
 	}

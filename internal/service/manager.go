@@ -443,8 +443,19 @@ const (
 	ItemMaxSendLatency  = "maxSendLatency"
 )
 
-// serviceItems returns the item definitions of a service's category: the
-// plugin's items, the readonly plugin name and the ingest settings.
+// Items returns the items of the category a service of plugin def gets:
+// the plugin's own and the service's, by def's kind (a south service's
+// buffer limits, every service's readonly plugin name). The plugin
+// catalogue serves them, so a client can render the create form.
+func Items(def plugin.Definition) map[string]configmgr.Item {
+	if def.Kind == plugin.KindSouth {
+		return serviceItems(def)
+	}
+	return northItems(def)
+}
+
+// serviceItems returns the item definitions of a south service's category:
+// the plugin's items, the readonly plugin name and the ingest settings.
 func serviceItems(def plugin.Definition) map[string]configmgr.Item {
 	items := make(map[string]configmgr.Item, len(def.Items)+3)
 	for name, it := range def.Items {

@@ -104,12 +104,12 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Created, error
 	if def.Kind != typ {
 		return Created{}, fault.New(fault.Invalid, "plugin %q is a %s plugin, not a %s plugin", req.Plugin, def.Kind, typ)
 	}
-	items, proc := serviceItems(def), processName
+	items, proc := Items(def), processName
 	switch typ {
 	case db.ServiceNorth:
-		items, proc = northItems(def), northProcessName
+		proc = northProcessName
 	case db.ServiceNotification, db.ServiceDispatcher:
-		items, proc = northItems(def), hostedProcess[typ]
+		proc = hostedProcess[typ]
 	}
 	values, err := configmgr.CheckValues(req.Name, items, req.Config)
 	if err != nil {
@@ -136,7 +136,14 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Created, error
 	if err != nil {
 		return Created{}, fmt.Errorf("service: %w", err)
 	}
-	err = m.createCategory(ctx, req.Name, def, items, values)
+	// A package removal unregisters its plugin before it looks for the
+	// services using it: either it finds this service, or the plugin is
+	// gone here, and no service is left whose every start fails.
+	if _, ok := m.o.Plugins.Lookup(def.Name); ok {
+		err = m.createCategory(ctx, req.Name, def, items, values)
+	} else {
+		err = fault.New(fault.NotFound, "plugin %q was removed", def.Name)
+	}
 	if err == nil && typ == db.ServiceNorth {
 		err = m.o.North.Prepare(ctx, req.Name)
 	}

@@ -72,7 +72,7 @@ func LoadWith(ctx context.Context, path string, o Options) (plugin.Definition, e
 	switch info.Kind {
 	case edgeplugin.KindSouth:
 		def.New = func(env plugin.Env, cfg plugin.Config) (plugin.South, error) {
-			s := &south{launcher: l, env: env, cfg: cfg}
+			s := &south{launcher: l, env: env, cfg: cfg, writes: info.Writes, operates: info.Operates}
 			if info.Persists {
 				return &persistingSouth{s}, nil
 			}

@@ -16,6 +16,8 @@ import (
 type south struct {
 	*launcher
 	env plugin.Env
+	// writes and operates are what the plugin offers of Write and Operate.
+	writes, operates bool
 
 	kept keptState
 

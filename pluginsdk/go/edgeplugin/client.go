@@ -299,13 +299,34 @@ func (c *Client) Run(ctx context.Context, deliver func([]Reading)) error {
 // ErrCannotWrite is returned by Write for a plugin that cannot write.
 var ErrCannotWrite = errors.New("the plugin cannot write to its device")
 
+// ErrCannotOperate is returned by Operate for a plugin that cannot run
+// operations.
+var ErrCannotOperate = errors.New("the plugin cannot run operations on its device")
+
 // Write sets values on a south plugin's device.
 func (c *Client) Write(ctx context.Context, values map[string]string) error {
-	_, err := c.south.Write(ctx, &pluginpb.WriteRequest{Values: values})
+	return c.WriteAsset(ctx, "", values)
+}
+
+// WriteAsset sets values of asset ("": whichever asset has them) on a
+// south plugin's device. The error carries the plugin's Code: CodeInvalid
+// for its refusals, CodeFailed for its device's failure.
+func (c *Client) WriteAsset(ctx context.Context, asset string, values map[string]string) error {
+	_, err := c.south.Write(ctx, &pluginpb.WriteRequest{Values: values, Asset: asset})
 	if status.Code(err) == codes.Unimplemented {
 		return ErrCannotWrite
 	}
-	return callError("Write", err)
+	return c.exited(callError("Write", err))
+}
+
+// Operate runs operation with params on a south plugin's device; errors
+// as for WriteAsset.
+func (c *Client) Operate(ctx context.Context, operation string, params map[string]string) error {
+	_, err := c.south.Operate(ctx, &pluginpb.OperateRequest{Operation: operation, Parameters: params})
+	if status.Code(err) == codes.Unimplemented {
+		return ErrCannotOperate
+	}
+	return c.exited(callError("Operate", err))
 }
 
 // Send hands a north plugin a block of readings and returns how many it

@@ -83,7 +83,14 @@ type grpcPlugin struct {
 
 func (g *grpcPlugin) GRPCServer(broker *hplugin.GRPCBroker, s *grpc.Server) error {
 	p := g.impl
-	pluginpb.RegisterPluginServer(s, &describeServer{info: p.Info})
+	info := p.Info
+	if p.South != nil {
+		_, plain := p.South.(Writer)
+		_, byAsset := p.South.(AssetWriter)
+		_, info.Operates = p.South.(Operator)
+		info.Writes = plain || byAsset
+	}
+	pluginpb.RegisterPluginServer(s, &describeServer{info: info})
 	if p.NewService != nil {
 		impl := p.NewService()
 		if impl == nil {
@@ -210,14 +217,45 @@ func (s *southServer) Run(_ *pluginpb.RunRequest, stream grpc.ServerStreamingSer
 }
 
 func (s *southServer) Write(ctx context.Context, req *pluginpb.WriteRequest) (*pluginpb.WriteReply, error) {
-	w, ok := s.impl.(Writer)
-	if !ok {
+	var err error
+	switch w := s.impl.(type) {
+	case AssetWriter:
+		err = w.WriteAsset(ctx, req.GetAsset(), req.GetValues())
+	case Writer:
+		err = w.Write(ctx, req.GetValues())
+	default:
 		return nil, status.Error(codes.Unimplemented, "the plugin cannot write to its device")
 	}
-	if err := w.Write(ctx, req.GetValues()); err != nil {
-		return nil, status.Error(codes.FailedPrecondition, err.Error())
+	if err != nil {
+		return nil, controlStatus(err)
 	}
 	return &pluginpb.WriteReply{}, nil
+}
+
+func (s *southServer) Operate(ctx context.Context, req *pluginpb.OperateRequest) (*pluginpb.OperateReply, error) {
+	o, ok := s.impl.(Operator)
+	if !ok {
+		return nil, status.Error(codes.Unimplemented, "the plugin cannot run operations on its device")
+	}
+	if err := o.Operate(ctx, req.GetOperation(), req.GetParameters()); err != nil {
+		return nil, controlStatus(err)
+	}
+	return &pluginpb.OperateReply{}, nil
+}
+
+// controlStatus is the status of a Writer's or Operator's error: its
+// refusals (ErrNotWritable, ErrNoOperation, ErrBadParameters) are
+// INVALID_ARGUMENT, an error made with Errorf keeps its code, and any other
+// error is the device's failure (CodeFailed).
+func controlStatus(err error) error {
+	var ce *codeError
+	switch {
+	case errors.Is(err, ErrNotWritable), errors.Is(err, ErrNoOperation), errors.Is(err, ErrBadParameters):
+		return status.Error(codes.InvalidArgument, err.Error())
+	case errors.As(err, &ce):
+		return toStatus(err)
+	}
+	return status.Error(codes.Aborted, err.Error())
 }
 
 type northServer struct {

@@ -103,6 +103,10 @@ type Info struct {
 	// Persists is true when the plugin implements Persister, or for a
 	// Service when the gateway is to keep what its State returns.
 	Persists bool
+	// Writes and Operates tell whether a south plugin implements Writer
+	// (or AssetWriter) and Operator. Serve sets them from the
+	// implementation: an author leaves them unset.
+	Writes, Operates bool
 }
 
 // Start is what a plugin gets when its service starts.
@@ -136,10 +140,38 @@ type South interface {
 }
 
 // Writer is implemented by south plugins that can set values on their
-// device (setpoints).
+// device (setpoints). values are keyed by datapoint name, as the plugin's
+// readings name them, each a string: a string value as it is, a number or
+// boolean as JSON ("21.5", "true"). Return an error wrapping
+// ErrNotWritable for a datapoint the plugin does not know or cannot write,
+// or a value it cannot convert; any other error is the device's failure.
 type Writer interface {
 	Write(ctx context.Context, values map[string]string) error
 }
+
+// AssetWriter is Writer for a plugin whose datapoints belong to several
+// assets: asset names the asset written ("": whichever has the
+// datapoints). A plugin implementing it is called through it, not Write.
+type AssetWriter interface {
+	WriteAsset(ctx context.Context, asset string, values map[string]string) error
+}
+
+// Operator is implemented by south plugins that can run named operations
+// on their device (a method call, a reset), with params by name as
+// strings as for Writer. Return an error wrapping ErrNoOperation for an
+// operation the plugin does not offer, ErrBadParameters for parameters it
+// does not take; any other error is the device's failure.
+type Operator interface {
+	Operate(ctx context.Context, operation string, params map[string]string) error
+}
+
+// The refusals of Writer and Operator: the gateway answers them as a bad
+// request (400), other errors as the device's failure (502).
+var (
+	ErrNotWritable   = errors.New("datapoint not writable")
+	ErrNoOperation   = errors.New("operation not supported")
+	ErrBadParameters = errors.New("operation parameters not accepted")
+)
 
 // North is a destination.
 type North interface {
@@ -223,7 +255,7 @@ func fromPB(rs []*pluginpb.Reading) ([]Reading, error) {
 
 func infoToPB(in Info) *pluginpb.Description {
 	d := &pluginpb.Description{Name: in.Name, Version: in.Version, Kind: in.Kind, Description: in.Description,
-		Persists: in.Persists, Items: map[string]*pluginpb.Item{}}
+		Persists: in.Persists, Writes: in.Writes, Operates: in.Operates, Items: map[string]*pluginpb.Item{}}
 	for n, it := range in.Items {
 		d.Items[n] = &pluginpb.Item{Description: it.Description, Type: it.Type, Default: it.Default,
 			DisplayName: it.DisplayName, Order: it.Order, Options: it.Options, Minimum: it.Minimum,
@@ -234,7 +266,7 @@ func infoToPB(in Info) *pluginpb.Description {
 
 func infoFromPB(d *pluginpb.Description) Info {
 	in := Info{Name: d.GetName(), Version: d.GetVersion(), Kind: d.GetKind(), Description: d.GetDescription(),
-		Persists: d.GetPersists(), Items: map[string]Item{}}
+		Persists: d.GetPersists(), Writes: d.GetWrites(), Operates: d.GetOperates(), Items: map[string]Item{}}
 	for n, it := range d.GetItems() {
 		in.Items[n] = Item{Description: it.GetDescription(), Type: it.GetType(), Default: it.GetDefault(),
 			DisplayName: it.GetDisplayName(), Order: it.GetOrder(), Options: it.GetOptions(), Minimum: it.GetMinimum(),

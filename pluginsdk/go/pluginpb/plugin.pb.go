@@ -214,7 +214,11 @@ type Description struct {
 	Description string           `protobuf:"bytes,4,opt,name=description,proto3" json:"description,omitempty"`
 	Items       map[string]*Item `protobuf:"bytes,5,rep,name=items,proto3" json:"items,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// persists is true when the plugin keeps state between runs (State).
-	Persists      bool `protobuf:"varint,6,opt,name=persists,proto3" json:"persists,omitempty"`
+	Persists bool `protobuf:"varint,6,opt,name=persists,proto3" json:"persists,omitempty"`
+	// writes and operates are true when a south plugin serves Write and
+	// Operate: the gateway sends control calls only to a plugin that does.
+	Writes        bool `protobuf:"varint,7,opt,name=writes,proto3" json:"writes,omitempty"`
+	Operates      bool `protobuf:"varint,8,opt,name=operates,proto3" json:"operates,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -287,6 +291,20 @@ func (x *Description) GetItems() map[string]*Item {
 func (x *Description) GetPersists() bool {
 	if x != nil {
 		return x.Persists
+	}
+	return false
+}
+
+func (x *Description) GetWrites() bool {
+	if x != nil {
+		return x.Writes
+	}
+	return false
+}
+
+func (x *Description) GetOperates() bool {
+	if x != nil {
+		return x.Operates
 	}
 	return false
 }
@@ -878,8 +896,13 @@ func (x *StateReply) GetState() []byte {
 }
 
 type WriteRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Values        map[string]string      `protobuf:"bytes,1,rep,name=values,proto3" json:"values,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// values are the datapoints to set by name, each a string: a string
+	// value as it is, a number or boolean as JSON (21.5, true).
+	Values map[string]string `protobuf:"bytes,1,rep,name=values,proto3" json:"values,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// asset is the asset whose datapoints these are; empty: whichever asset
+	// has them.
+	Asset         string `protobuf:"bytes,2,opt,name=asset,proto3" json:"asset,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -921,6 +944,13 @@ func (x *WriteRequest) GetValues() map[string]string {
 	return nil
 }
 
+func (x *WriteRequest) GetAsset() string {
+	if x != nil {
+		return x.Asset
+	}
+	return ""
+}
+
 type WriteReply struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -957,6 +987,95 @@ func (*WriteReply) Descriptor() ([]byte, []int) {
 	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{16}
 }
 
+type OperateRequest struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Operation string                 `protobuf:"bytes,1,opt,name=operation,proto3" json:"operation,omitempty"`
+	// parameters are the operation's by name, strings as in WriteRequest.
+	Parameters    map[string]string `protobuf:"bytes,2,rep,name=parameters,proto3" json:"parameters,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OperateRequest) Reset() {
+	*x = OperateRequest{}
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OperateRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OperateRequest) ProtoMessage() {}
+
+func (x *OperateRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OperateRequest.ProtoReflect.Descriptor instead.
+func (*OperateRequest) Descriptor() ([]byte, []int) {
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *OperateRequest) GetOperation() string {
+	if x != nil {
+		return x.Operation
+	}
+	return ""
+}
+
+func (x *OperateRequest) GetParameters() map[string]string {
+	if x != nil {
+		return x.Parameters
+	}
+	return nil
+}
+
+type OperateReply struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OperateReply) Reset() {
+	*x = OperateReply{}
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OperateReply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OperateReply) ProtoMessage() {}
+
+func (x *OperateReply) ProtoReflect() protoreflect.Message {
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OperateReply.ProtoReflect.Descriptor instead.
+func (*OperateReply) Descriptor() ([]byte, []int) {
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{18}
+}
+
 type SendRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Readings      []*Reading             `protobuf:"bytes,1,rep,name=readings,proto3" json:"readings,omitempty"`
@@ -966,7 +1085,7 @@ type SendRequest struct {
 
 func (x *SendRequest) Reset() {
 	*x = SendRequest{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[17]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -978,7 +1097,7 @@ func (x *SendRequest) String() string {
 func (*SendRequest) ProtoMessage() {}
 
 func (x *SendRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[17]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -991,7 +1110,7 @@ func (x *SendRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendRequest.ProtoReflect.Descriptor instead.
 func (*SendRequest) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{17}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *SendRequest) GetReadings() []*Reading {
@@ -1013,7 +1132,7 @@ type SendReply struct {
 
 func (x *SendReply) Reset() {
 	*x = SendReply{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[18]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1025,7 +1144,7 @@ func (x *SendReply) String() string {
 func (*SendReply) ProtoMessage() {}
 
 func (x *SendReply) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[18]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1038,7 +1157,7 @@ func (x *SendReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SendReply.ProtoReflect.Descriptor instead.
 func (*SendReply) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{18}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *SendReply) GetAccepted() int64 {
@@ -1064,7 +1183,7 @@ type IngestRequest struct {
 
 func (x *IngestRequest) Reset() {
 	*x = IngestRequest{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[19]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1076,7 +1195,7 @@ func (x *IngestRequest) String() string {
 func (*IngestRequest) ProtoMessage() {}
 
 func (x *IngestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[19]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1089,7 +1208,7 @@ func (x *IngestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngestRequest.ProtoReflect.Descriptor instead.
 func (*IngestRequest) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{19}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *IngestRequest) GetReadings() []*Reading {
@@ -1108,7 +1227,7 @@ type IngestReply struct {
 
 func (x *IngestReply) Reset() {
 	*x = IngestReply{}
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[20]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1120,7 +1239,7 @@ func (x *IngestReply) String() string {
 func (*IngestReply) ProtoMessage() {}
 
 func (x *IngestReply) ProtoReflect() protoreflect.Message {
-	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[20]
+	mi := &file_edged_plugin_v1_plugin_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1133,7 +1252,7 @@ func (x *IngestReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngestReply.ProtoReflect.Descriptor instead.
 func (*IngestReply) Descriptor() ([]byte, []int) {
-	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{20}
+	return file_edged_plugin_v1_plugin_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *IngestReply) GetReadings() []*Reading {
@@ -1162,14 +1281,16 @@ const file_edged_plugin_v1_plugin_proto_rawDesc = "" +
 	"\breadonly\x18\n" +
 	" \x01(\tR\breadonly\x12\x1c\n" +
 	"\tmandatory\x18\v \x01(\tR\tmandatory\x12\x1a\n" +
-	"\bvalidity\x18\f \x01(\tR\bvalidity\"\x9d\x02\n" +
+	"\bvalidity\x18\f \x01(\tR\bvalidity\"\xd1\x02\n" +
 	"\vDescription\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x12\n" +
 	"\x04kind\x18\x03 \x01(\tR\x04kind\x12 \n" +
 	"\vdescription\x18\x04 \x01(\tR\vdescription\x12=\n" +
 	"\x05items\x18\x05 \x03(\v2'.edged.plugin.v1.Description.ItemsEntryR\x05items\x12\x1a\n" +
-	"\bpersists\x18\x06 \x01(\bR\bpersists\x1aO\n" +
+	"\bpersists\x18\x06 \x01(\bR\bpersists\x12\x16\n" +
+	"\x06writes\x18\a \x01(\bR\x06writes\x12\x1a\n" +
+	"\boperates\x18\b \x01(\bR\boperates\x1aO\n" +
 	"\n" +
 	"ItemsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12+\n" +
@@ -1215,14 +1336,24 @@ const file_edged_plugin_v1_plugin_proto_rawDesc = "" +
 	"\fStateRequest\"\"\n" +
 	"\n" +
 	"StateReply\x12\x14\n" +
-	"\x05state\x18\x01 \x01(\fR\x05state\"\x8c\x01\n" +
+	"\x05state\x18\x01 \x01(\fR\x05state\"\xa2\x01\n" +
 	"\fWriteRequest\x12A\n" +
-	"\x06values\x18\x01 \x03(\v2).edged.plugin.v1.WriteRequest.ValuesEntryR\x06values\x1a9\n" +
+	"\x06values\x18\x01 \x03(\v2).edged.plugin.v1.WriteRequest.ValuesEntryR\x06values\x12\x14\n" +
+	"\x05asset\x18\x02 \x01(\tR\x05asset\x1a9\n" +
 	"\vValuesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\f\n" +
 	"\n" +
-	"WriteReply\"C\n" +
+	"WriteReply\"\xbe\x01\n" +
+	"\x0eOperateRequest\x12\x1c\n" +
+	"\toperation\x18\x01 \x01(\tR\toperation\x12O\n" +
+	"\n" +
+	"parameters\x18\x02 \x03(\v2/.edged.plugin.v1.OperateRequest.ParametersEntryR\n" +
+	"parameters\x1a=\n" +
+	"\x0fParametersEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x0e\n" +
+	"\fOperateReply\"C\n" +
 	"\vSendRequest\x124\n" +
 	"\breadings\x18\x01 \x03(\v2\x18.edged.plugin.v1.ReadingR\breadings\"=\n" +
 	"\tSendReply\x12\x1a\n" +
@@ -1233,13 +1364,14 @@ const file_edged_plugin_v1_plugin_proto_rawDesc = "" +
 	"\vIngestReply\x124\n" +
 	"\breadings\x18\x01 \x03(\v2\x18.edged.plugin.v1.ReadingR\breadings2T\n" +
 	"\x06Plugin\x12J\n" +
-	"\bDescribe\x12 .edged.plugin.v1.DescribeRequest\x1a\x1c.edged.plugin.v1.Description2\xeb\x02\n" +
+	"\bDescribe\x12 .edged.plugin.v1.DescribeRequest\x1a\x1c.edged.plugin.v1.Description2\xb6\x03\n" +
 	"\x05South\x12C\n" +
 	"\x05Start\x12\x1d.edged.plugin.v1.StartRequest\x1a\x1b.edged.plugin.v1.StartReply\x12<\n" +
 	"\x03Run\x12\x1b.edged.plugin.v1.RunRequest\x1a\x16.edged.plugin.v1.Batch0\x01\x12U\n" +
 	"\vReconfigure\x12#.edged.plugin.v1.ReconfigureRequest\x1a!.edged.plugin.v1.ReconfigureReply\x12C\n" +
 	"\x05State\x12\x1d.edged.plugin.v1.StateRequest\x1a\x1b.edged.plugin.v1.StateReply\x12C\n" +
-	"\x05Write\x12\x1d.edged.plugin.v1.WriteRequest\x1a\x1b.edged.plugin.v1.WriteReply2\xaa\x02\n" +
+	"\x05Write\x12\x1d.edged.plugin.v1.WriteRequest\x1a\x1b.edged.plugin.v1.WriteReply\x12I\n" +
+	"\aOperate\x12\x1f.edged.plugin.v1.OperateRequest\x1a\x1d.edged.plugin.v1.OperateReply2\xaa\x02\n" +
 	"\x05North\x12C\n" +
 	"\x05Start\x12\x1d.edged.plugin.v1.StartRequest\x1a\x1b.edged.plugin.v1.StartReply\x12@\n" +
 	"\x04Send\x12\x1c.edged.plugin.v1.SendRequest\x1a\x1a.edged.plugin.v1.SendReply\x12U\n" +
@@ -1270,7 +1402,7 @@ func file_edged_plugin_v1_plugin_proto_rawDescGZIP() []byte {
 	return file_edged_plugin_v1_plugin_proto_rawDescData
 }
 
-var file_edged_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
+var file_edged_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
 var file_edged_plugin_v1_plugin_proto_goTypes = []any{
 	(*DescribeRequest)(nil),     // 0: edged.plugin.v1.DescribeRequest
 	(*Item)(nil),                // 1: edged.plugin.v1.Item
@@ -1289,70 +1421,76 @@ var file_edged_plugin_v1_plugin_proto_goTypes = []any{
 	(*StateReply)(nil),          // 14: edged.plugin.v1.StateReply
 	(*WriteRequest)(nil),        // 15: edged.plugin.v1.WriteRequest
 	(*WriteReply)(nil),          // 16: edged.plugin.v1.WriteReply
-	(*SendRequest)(nil),         // 17: edged.plugin.v1.SendRequest
-	(*SendReply)(nil),           // 18: edged.plugin.v1.SendReply
-	(*IngestRequest)(nil),       // 19: edged.plugin.v1.IngestRequest
-	(*IngestReply)(nil),         // 20: edged.plugin.v1.IngestReply
-	nil,                         // 21: edged.plugin.v1.Description.ItemsEntry
-	nil,                         // 22: edged.plugin.v1.StartRequest.ConfigEntry
-	nil,                         // 23: edged.plugin.v1.ServiceStartRequest.ConfigEntry
-	nil,                         // 24: edged.plugin.v1.ReconfigureRequest.ConfigEntry
-	nil,                         // 25: edged.plugin.v1.WriteRequest.ValuesEntry
+	(*OperateRequest)(nil),      // 17: edged.plugin.v1.OperateRequest
+	(*OperateReply)(nil),        // 18: edged.plugin.v1.OperateReply
+	(*SendRequest)(nil),         // 19: edged.plugin.v1.SendRequest
+	(*SendReply)(nil),           // 20: edged.plugin.v1.SendReply
+	(*IngestRequest)(nil),       // 21: edged.plugin.v1.IngestRequest
+	(*IngestReply)(nil),         // 22: edged.plugin.v1.IngestReply
+	nil,                         // 23: edged.plugin.v1.Description.ItemsEntry
+	nil,                         // 24: edged.plugin.v1.StartRequest.ConfigEntry
+	nil,                         // 25: edged.plugin.v1.ServiceStartRequest.ConfigEntry
+	nil,                         // 26: edged.plugin.v1.ReconfigureRequest.ConfigEntry
+	nil,                         // 27: edged.plugin.v1.WriteRequest.ValuesEntry
+	nil,                         // 28: edged.plugin.v1.OperateRequest.ParametersEntry
 }
 var file_edged_plugin_v1_plugin_proto_depIdxs = []int32{
-	21, // 0: edged.plugin.v1.Description.items:type_name -> edged.plugin.v1.Description.ItemsEntry
-	22, // 1: edged.plugin.v1.StartRequest.config:type_name -> edged.plugin.v1.StartRequest.ConfigEntry
-	23, // 2: edged.plugin.v1.ServiceStartRequest.config:type_name -> edged.plugin.v1.ServiceStartRequest.ConfigEntry
+	23, // 0: edged.plugin.v1.Description.items:type_name -> edged.plugin.v1.Description.ItemsEntry
+	24, // 1: edged.plugin.v1.StartRequest.config:type_name -> edged.plugin.v1.StartRequest.ConfigEntry
+	25, // 2: edged.plugin.v1.ServiceStartRequest.config:type_name -> edged.plugin.v1.ServiceStartRequest.ConfigEntry
 	3,  // 3: edged.plugin.v1.Batch.readings:type_name -> edged.plugin.v1.Reading
-	24, // 4: edged.plugin.v1.ReconfigureRequest.config:type_name -> edged.plugin.v1.ReconfigureRequest.ConfigEntry
-	25, // 5: edged.plugin.v1.WriteRequest.values:type_name -> edged.plugin.v1.WriteRequest.ValuesEntry
-	3,  // 6: edged.plugin.v1.SendRequest.readings:type_name -> edged.plugin.v1.Reading
-	3,  // 7: edged.plugin.v1.IngestRequest.readings:type_name -> edged.plugin.v1.Reading
-	3,  // 8: edged.plugin.v1.IngestReply.readings:type_name -> edged.plugin.v1.Reading
-	1,  // 9: edged.plugin.v1.Description.ItemsEntry.value:type_name -> edged.plugin.v1.Item
-	0,  // 10: edged.plugin.v1.Plugin.Describe:input_type -> edged.plugin.v1.DescribeRequest
-	4,  // 11: edged.plugin.v1.South.Start:input_type -> edged.plugin.v1.StartRequest
-	9,  // 12: edged.plugin.v1.South.Run:input_type -> edged.plugin.v1.RunRequest
-	11, // 13: edged.plugin.v1.South.Reconfigure:input_type -> edged.plugin.v1.ReconfigureRequest
-	13, // 14: edged.plugin.v1.South.State:input_type -> edged.plugin.v1.StateRequest
-	15, // 15: edged.plugin.v1.South.Write:input_type -> edged.plugin.v1.WriteRequest
-	4,  // 16: edged.plugin.v1.North.Start:input_type -> edged.plugin.v1.StartRequest
-	17, // 17: edged.plugin.v1.North.Send:input_type -> edged.plugin.v1.SendRequest
-	11, // 18: edged.plugin.v1.North.Reconfigure:input_type -> edged.plugin.v1.ReconfigureRequest
-	13, // 19: edged.plugin.v1.North.State:input_type -> edged.plugin.v1.StateRequest
-	4,  // 20: edged.plugin.v1.Filter.Start:input_type -> edged.plugin.v1.StartRequest
-	19, // 21: edged.plugin.v1.Filter.Ingest:input_type -> edged.plugin.v1.IngestRequest
-	11, // 22: edged.plugin.v1.Filter.Reconfigure:input_type -> edged.plugin.v1.ReconfigureRequest
-	13, // 23: edged.plugin.v1.Filter.State:input_type -> edged.plugin.v1.StateRequest
-	6,  // 24: edged.plugin.v1.Service.Start:input_type -> edged.plugin.v1.ServiceStartRequest
-	7,  // 25: edged.plugin.v1.Service.Call:input_type -> edged.plugin.v1.CallRequest
-	11, // 26: edged.plugin.v1.Service.Reconfigure:input_type -> edged.plugin.v1.ReconfigureRequest
-	13, // 27: edged.plugin.v1.Service.State:input_type -> edged.plugin.v1.StateRequest
-	7,  // 28: edged.plugin.v1.Host.Call:input_type -> edged.plugin.v1.CallRequest
-	2,  // 29: edged.plugin.v1.Plugin.Describe:output_type -> edged.plugin.v1.Description
-	5,  // 30: edged.plugin.v1.South.Start:output_type -> edged.plugin.v1.StartReply
-	10, // 31: edged.plugin.v1.South.Run:output_type -> edged.plugin.v1.Batch
-	12, // 32: edged.plugin.v1.South.Reconfigure:output_type -> edged.plugin.v1.ReconfigureReply
-	14, // 33: edged.plugin.v1.South.State:output_type -> edged.plugin.v1.StateReply
-	16, // 34: edged.plugin.v1.South.Write:output_type -> edged.plugin.v1.WriteReply
-	5,  // 35: edged.plugin.v1.North.Start:output_type -> edged.plugin.v1.StartReply
-	18, // 36: edged.plugin.v1.North.Send:output_type -> edged.plugin.v1.SendReply
-	12, // 37: edged.plugin.v1.North.Reconfigure:output_type -> edged.plugin.v1.ReconfigureReply
-	14, // 38: edged.plugin.v1.North.State:output_type -> edged.plugin.v1.StateReply
-	5,  // 39: edged.plugin.v1.Filter.Start:output_type -> edged.plugin.v1.StartReply
-	20, // 40: edged.plugin.v1.Filter.Ingest:output_type -> edged.plugin.v1.IngestReply
-	12, // 41: edged.plugin.v1.Filter.Reconfigure:output_type -> edged.plugin.v1.ReconfigureReply
-	14, // 42: edged.plugin.v1.Filter.State:output_type -> edged.plugin.v1.StateReply
-	5,  // 43: edged.plugin.v1.Service.Start:output_type -> edged.plugin.v1.StartReply
-	8,  // 44: edged.plugin.v1.Service.Call:output_type -> edged.plugin.v1.CallReply
-	12, // 45: edged.plugin.v1.Service.Reconfigure:output_type -> edged.plugin.v1.ReconfigureReply
-	14, // 46: edged.plugin.v1.Service.State:output_type -> edged.plugin.v1.StateReply
-	8,  // 47: edged.plugin.v1.Host.Call:output_type -> edged.plugin.v1.CallReply
-	29, // [29:48] is the sub-list for method output_type
-	10, // [10:29] is the sub-list for method input_type
-	10, // [10:10] is the sub-list for extension type_name
-	10, // [10:10] is the sub-list for extension extendee
-	0,  // [0:10] is the sub-list for field type_name
+	26, // 4: edged.plugin.v1.ReconfigureRequest.config:type_name -> edged.plugin.v1.ReconfigureRequest.ConfigEntry
+	27, // 5: edged.plugin.v1.WriteRequest.values:type_name -> edged.plugin.v1.WriteRequest.ValuesEntry
+	28, // 6: edged.plugin.v1.OperateRequest.parameters:type_name -> edged.plugin.v1.OperateRequest.ParametersEntry
+	3,  // 7: edged.plugin.v1.SendRequest.readings:type_name -> edged.plugin.v1.Reading
+	3,  // 8: edged.plugin.v1.IngestRequest.readings:type_name -> edged.plugin.v1.Reading
+	3,  // 9: edged.plugin.v1.IngestReply.readings:type_name -> edged.plugin.v1.Reading
+	1,  // 10: edged.plugin.v1.Description.ItemsEntry.value:type_name -> edged.plugin.v1.Item
+	0,  // 11: edged.plugin.v1.Plugin.Describe:input_type -> edged.plugin.v1.DescribeRequest
+	4,  // 12: edged.plugin.v1.South.Start:input_type -> edged.plugin.v1.StartRequest
+	9,  // 13: edged.plugin.v1.South.Run:input_type -> edged.plugin.v1.RunRequest
+	11, // 14: edged.plugin.v1.South.Reconfigure:input_type -> edged.plugin.v1.ReconfigureRequest
+	13, // 15: edged.plugin.v1.South.State:input_type -> edged.plugin.v1.StateRequest
+	15, // 16: edged.plugin.v1.South.Write:input_type -> edged.plugin.v1.WriteRequest
+	17, // 17: edged.plugin.v1.South.Operate:input_type -> edged.plugin.v1.OperateRequest
+	4,  // 18: edged.plugin.v1.North.Start:input_type -> edged.plugin.v1.StartRequest
+	19, // 19: edged.plugin.v1.North.Send:input_type -> edged.plugin.v1.SendRequest
+	11, // 20: edged.plugin.v1.North.Reconfigure:input_type -> edged.plugin.v1.ReconfigureRequest
+	13, // 21: edged.plugin.v1.North.State:input_type -> edged.plugin.v1.StateRequest
+	4,  // 22: edged.plugin.v1.Filter.Start:input_type -> edged.plugin.v1.StartRequest
+	21, // 23: edged.plugin.v1.Filter.Ingest:input_type -> edged.plugin.v1.IngestRequest
+	11, // 24: edged.plugin.v1.Filter.Reconfigure:input_type -> edged.plugin.v1.ReconfigureRequest
+	13, // 25: edged.plugin.v1.Filter.State:input_type -> edged.plugin.v1.StateRequest
+	6,  // 26: edged.plugin.v1.Service.Start:input_type -> edged.plugin.v1.ServiceStartRequest
+	7,  // 27: edged.plugin.v1.Service.Call:input_type -> edged.plugin.v1.CallRequest
+	11, // 28: edged.plugin.v1.Service.Reconfigure:input_type -> edged.plugin.v1.ReconfigureRequest
+	13, // 29: edged.plugin.v1.Service.State:input_type -> edged.plugin.v1.StateRequest
+	7,  // 30: edged.plugin.v1.Host.Call:input_type -> edged.plugin.v1.CallRequest
+	2,  // 31: edged.plugin.v1.Plugin.Describe:output_type -> edged.plugin.v1.Description
+	5,  // 32: edged.plugin.v1.South.Start:output_type -> edged.plugin.v1.StartReply
+	10, // 33: edged.plugin.v1.South.Run:output_type -> edged.plugin.v1.Batch
+	12, // 34: edged.plugin.v1.South.Reconfigure:output_type -> edged.plugin.v1.ReconfigureReply
+	14, // 35: edged.plugin.v1.South.State:output_type -> edged.plugin.v1.StateReply
+	16, // 36: edged.plugin.v1.South.Write:output_type -> edged.plugin.v1.WriteReply
+	18, // 37: edged.plugin.v1.South.Operate:output_type -> edged.plugin.v1.OperateReply
+	5,  // 38: edged.plugin.v1.North.Start:output_type -> edged.plugin.v1.StartReply
+	20, // 39: edged.plugin.v1.North.Send:output_type -> edged.plugin.v1.SendReply
+	12, // 40: edged.plugin.v1.North.Reconfigure:output_type -> edged.plugin.v1.ReconfigureReply
+	14, // 41: edged.plugin.v1.North.State:output_type -> edged.plugin.v1.StateReply
+	5,  // 42: edged.plugin.v1.Filter.Start:output_type -> edged.plugin.v1.StartReply
+	22, // 43: edged.plugin.v1.Filter.Ingest:output_type -> edged.plugin.v1.IngestReply
+	12, // 44: edged.plugin.v1.Filter.Reconfigure:output_type -> edged.plugin.v1.ReconfigureReply
+	14, // 45: edged.plugin.v1.Filter.State:output_type -> edged.plugin.v1.StateReply
+	5,  // 46: edged.plugin.v1.Service.Start:output_type -> edged.plugin.v1.StartReply
+	8,  // 47: edged.plugin.v1.Service.Call:output_type -> edged.plugin.v1.CallReply
+	12, // 48: edged.plugin.v1.Service.Reconfigure:output_type -> edged.plugin.v1.ReconfigureReply
+	14, // 49: edged.plugin.v1.Service.State:output_type -> edged.plugin.v1.StateReply
+	8,  // 50: edged.plugin.v1.Host.Call:output_type -> edged.plugin.v1.CallReply
+	31, // [31:51] is the sub-list for method output_type
+	11, // [11:31] is the sub-list for method input_type
+	11, // [11:11] is the sub-list for extension type_name
+	11, // [11:11] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_edged_plugin_v1_plugin_proto_init() }
@@ -1366,7 +1504,7 @@ func file_edged_plugin_v1_plugin_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_edged_plugin_v1_plugin_proto_rawDesc), len(file_edged_plugin_v1_plugin_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   26,
+			NumMessages:   29,
 			NumExtensions: 0,
 			NumServices:   6,
 		},

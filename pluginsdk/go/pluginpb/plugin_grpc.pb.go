@@ -150,6 +150,7 @@ const (
 	South_Reconfigure_FullMethodName = "/edged.plugin.v1.South/Reconfigure"
 	South_State_FullMethodName       = "/edged.plugin.v1.South/State"
 	South_Write_FullMethodName       = "/edged.plugin.v1.South/Write"
+	South_Operate_FullMethodName     = "/edged.plugin.v1.South/Operate"
 )
 
 // SouthClient is the client API for South service.
@@ -170,8 +171,16 @@ type SouthClient interface {
 	// State returns the state to persist; called once Run ended.
 	State(ctx context.Context, in *StateRequest, opts ...grpc.CallOption) (*StateReply, error)
 	// Write sets values on the device (setpoints). A plugin that cannot
-	// write answers UNIMPLEMENTED.
+	// write answers UNIMPLEMENTED. Errors: INVALID_ARGUMENT for a datapoint
+	// the plugin does not know or cannot write, or a value it cannot
+	// convert; ABORTED when the device or its transport failed.
 	Write(ctx context.Context, in *WriteRequest, opts ...grpc.CallOption) (*WriteReply, error)
+	// Operate runs a named operation on the device (a method call, a
+	// reset). A plugin that cannot answers UNIMPLEMENTED. Errors:
+	// INVALID_ARGUMENT for an operation the plugin does not offer or
+	// parameters it does not take; ABORTED when the device or its transport
+	// failed.
+	Operate(ctx context.Context, in *OperateRequest, opts ...grpc.CallOption) (*OperateReply, error)
 }
 
 type southClient struct {
@@ -241,6 +250,16 @@ func (c *southClient) Write(ctx context.Context, in *WriteRequest, opts ...grpc.
 	return out, nil
 }
 
+func (c *southClient) Operate(ctx context.Context, in *OperateRequest, opts ...grpc.CallOption) (*OperateReply, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(OperateReply)
+	err := c.cc.Invoke(ctx, South_Operate_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // SouthServer is the server API for South service.
 // All implementations must embed UnimplementedSouthServer
 // for forward compatibility.
@@ -259,8 +278,16 @@ type SouthServer interface {
 	// State returns the state to persist; called once Run ended.
 	State(context.Context, *StateRequest) (*StateReply, error)
 	// Write sets values on the device (setpoints). A plugin that cannot
-	// write answers UNIMPLEMENTED.
+	// write answers UNIMPLEMENTED. Errors: INVALID_ARGUMENT for a datapoint
+	// the plugin does not know or cannot write, or a value it cannot
+	// convert; ABORTED when the device or its transport failed.
 	Write(context.Context, *WriteRequest) (*WriteReply, error)
+	// Operate runs a named operation on the device (a method call, a
+	// reset). A plugin that cannot answers UNIMPLEMENTED. Errors:
+	// INVALID_ARGUMENT for an operation the plugin does not offer or
+	// parameters it does not take; ABORTED when the device or its transport
+	// failed.
+	Operate(context.Context, *OperateRequest) (*OperateReply, error)
 	mustEmbedUnimplementedSouthServer()
 }
 
@@ -285,6 +312,9 @@ func (UnimplementedSouthServer) State(context.Context, *StateRequest) (*StateRep
 }
 func (UnimplementedSouthServer) Write(context.Context, *WriteRequest) (*WriteReply, error) {
 	return nil, status.Error(codes.Unimplemented, "method Write not implemented")
+}
+func (UnimplementedSouthServer) Operate(context.Context, *OperateRequest) (*OperateReply, error) {
+	return nil, status.Error(codes.Unimplemented, "method Operate not implemented")
 }
 func (UnimplementedSouthServer) mustEmbedUnimplementedSouthServer() {}
 func (UnimplementedSouthServer) testEmbeddedByValue()               {}
@@ -390,6 +420,24 @@ func _South_Write_Handler(srv interface{}, ctx context.Context, dec func(interfa
 	return interceptor(ctx, in, info, handler)
 }
 
+func _South_Operate_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(OperateRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SouthServer).Operate(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: South_Operate_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SouthServer).Operate(ctx, req.(*OperateRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // South_ServiceDesc is the grpc.ServiceDesc for South service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -412,6 +460,10 @@ var South_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Write",
 			Handler:    _South_Write_Handler,
+		},
+		{
+			MethodName: "Operate",
+			Handler:    _South_Operate_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

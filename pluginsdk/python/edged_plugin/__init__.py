@@ -20,14 +20,21 @@ proto/edged/plugin/v1. A south plugin (SouthPlugin) either implements
 ``run(emit, stopped)`` to push readings as they come; a north plugin
 (NorthPlugin) implements ``send(readings)``, a filter (FilterPlugin)
 ``ingest(readings)``.
+A plugin that controls its device overrides
+``write(asset, values)`` (setpoints) and ``operate(operation, parameters)``,
+raising :class:`NotWritable`, :class:`NoOperation` or :class:`BadParameters`
+to refuse a call.
 """
 
 from .plugin import (
     MAX_MESSAGE_BYTES,
+    BadParameters,
     BatchTooLarge,
     FilterPlugin,
     Item,
+    NoOperation,
     NorthPlugin,
+    NotWritable,
     Reading,
     Restart,
     SouthPlugin,
@@ -37,10 +44,13 @@ from .plugin import (
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
+    "BadParameters",
     "BatchTooLarge",
     "FilterPlugin",
     "Item",
+    "NoOperation",
     "NorthPlugin",
+    "NotWritable",
     "Reading",
     "Restart",
     "SouthPlugin",

@@ -92,9 +92,27 @@ class BatchTooLarge(ValueError):
     fails with this message, and the gateway marks the service failed."""
 
 
+class NotWritable(ValueError):
+    """Raised by write() for a datapoint the plugin does not know or cannot
+    write, or a value it cannot convert: the gateway answers 400."""
+
+
+class NoOperation(ValueError):
+    """Raised by operate() for an operation the plugin does not offer: the
+    gateway answers 400."""
+
+
+class BadParameters(ValueError):
+    """Raised by operate() for parameters the operation does not take or
+    cannot convert: the gateway answers 400."""
+
+
 class SouthPlugin:
     """Base class of a south plugin. Set name, version, description, items
-    (and persists, with state()), then implement poll() or run()."""
+    (and persists, with state()), then implement poll() or run(). A plugin
+    that controls its device also overrides write() (setpoints) and/or
+    operate() (named operations); the gateway sends control calls only to a
+    plugin that overrides them."""
 
     kind = "south"
     name = ""
@@ -134,6 +152,28 @@ class SouthPlugin:
         while not stopped.is_set():
             emit(self.poll())
             stopped.wait(self.interval())
+
+    def write(self, asset: str, values: dict[str, str]) -> None:
+        """Sets datapoints on the device (setpoints) and returns once the
+        device took them. values are keyed by datapoint name, as the
+        plugin's readings name them, each a string: a string value as it
+        is, a number or boolean as JSON ("21.5", "true"); asset is the
+        asset written, "" for whichever has the datapoints. Raise
+        NotWritable for a datapoint or value the plugin refuses; any other
+        exception is the device's failure (the gateway answers 502)."""
+        raise NotImplementedError("the plugin cannot write to its device")
+
+    def operate(self, operation: str, parameters: dict[str, str]) -> None:
+        """Runs a named operation on the device with its parameters
+        (strings, as for write()) and returns once it is done. Raise
+        NoOperation or BadParameters to refuse it; any other exception is
+        the device's failure."""
+        raise NotImplementedError("the plugin cannot run operations on its device")
+
+
+def _overrides(p: SouthPlugin, method: str) -> bool:
+    """Whether p's class overrides SouthPlugin's method."""
+    return getattr(type(p), method, None) is not getattr(SouthPlugin, method)
 
 
 class NorthPlugin:
@@ -221,6 +261,8 @@ def _describe(p: AnyPlugin) -> plugin_pb2.Description:
         description=p.description,
         persists=p.persists,
         items={n: it.to_pb(n) for n, it in p.items.items()},
+        writes=_overrides(p, "write"),
+        operates=_overrides(p, "operate"),
     )
 
 
@@ -307,14 +349,27 @@ class _SouthServicer(_Common, plugin_pb2_grpc.SouthServicer):
             context.abort(grpc.StatusCode.ABORTED, str(failure[0]))
 
     def Write(self, request, context):
-        write = getattr(self.p, "write", None)
-        if write is None:
+        if not _overrides(self.p, "write"):
             context.abort(grpc.StatusCode.UNIMPLEMENTED, "the plugin cannot write to its device")
-        try:
-            write(dict(request.values))
-        except Exception as e:
-            context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(e))
+        _control(context, lambda: self.p.write(request.asset, dict(request.values)))
         return plugin_pb2.WriteReply()
+
+    def Operate(self, request, context):
+        if not _overrides(self.p, "operate"):
+            context.abort(grpc.StatusCode.UNIMPLEMENTED, "the plugin cannot run operations on its device")
+        _control(context, lambda: self.p.operate(request.operation, dict(request.parameters)))
+        return plugin_pb2.OperateReply()
+
+
+def _control(context, call: Callable[[], None]) -> None:
+    """Runs a write or operation; its refusals become INVALID_ARGUMENT (the
+    gateway's 400), any other exception ABORTED (the device failed: 502)."""
+    try:
+        call()
+    except (NotWritable, NoOperation, BadParameters) as e:
+        context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
+    except Exception as e:  # the device's failure, reported to the gateway
+        context.abort(grpc.StatusCode.ABORTED, str(e) or type(e).__name__)
 
 
 class _NorthServicer(_Common, plugin_pb2_grpc.NorthServicer):

@@ -138,6 +138,11 @@ class SouthStub:
                 request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.WriteRequest.SerializeToString,
                 response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.WriteReply.FromString,
                 _registered_method=True)
+        self.Operate = channel.unary_unary(
+                '/edged.plugin.v1.South/Operate',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.OperateRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.OperateReply.FromString,
+                _registered_method=True)
 
 
 class SouthServicer:
@@ -177,7 +182,20 @@ class SouthServicer:
 
     def Write(self, request, context):
         """Write sets values on the device (setpoints). A plugin that cannot
-        write answers UNIMPLEMENTED.
+        write answers UNIMPLEMENTED. Errors: INVALID_ARGUMENT for a datapoint
+        the plugin does not know or cannot write, or a value it cannot
+        convert; ABORTED when the device or its transport failed.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Operate(self, request, context):
+        """Operate runs a named operation on the device (a method call, a
+        reset). A plugin that cannot answers UNIMPLEMENTED. Errors:
+        INVALID_ARGUMENT for an operation the plugin does not offer or
+        parameters it does not take; ABORTED when the device or its transport
+        failed.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -210,6 +228,11 @@ def add_SouthServicer_to_server(servicer, server):
                     servicer.Write,
                     request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.WriteRequest.FromString,
                     response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.WriteReply.SerializeToString,
+            ),
+            'Operate': grpc.unary_unary_rpc_method_handler(
+                    servicer.Operate,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.OperateRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.OperateReply.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -348,6 +371,33 @@ class South:
             '/edged.plugin.v1.South/Write',
             edged_dot_plugin_dot_v1_dot_plugin__pb2.WriteRequest.SerializeToString,
             edged_dot_plugin_dot_v1_dot_plugin__pb2.WriteReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Operate(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.South/Operate',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.OperateRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.OperateReply.FromString,
             options,
             channel_credentials,
             insecure,

@@ -9,19 +9,63 @@
 //	panic  Start panics, which ends the process
 //	big    Run emits a batch of 200 MiB, which the SDK refuses, and fails
 //	       with that refusal
+//
+// It is also a device that can be written to and operated: each write and
+// each operation is emitted as a reading of asset "control" whose values
+// are {"call": "write" or the operation, "asset": the asset written,
+// "values": the values or parameters}. Writing datapoint "readonly" is
+// refused (ErrNotWritable), operation "jam" fails as a device would and
+// any operation but "reset" and "jam" is unknown (ErrNoOperation).
 package main
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"time"
 
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
-type probe struct{ mode string }
+type probe struct {
+	mode     string
+	controls chan edgeplugin.Reading // what writes and operations emit
+}
+
+func (p *probe) control(ctx context.Context, call, asset string, values map[string]string) error {
+	r, err := edgeplugin.NewReading("control", time.Now(), map[string]any{"call": call, "asset": asset, "values": values})
+	if err != nil {
+		return err
+	}
+	select {
+	case p.controls <- r:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// WriteAsset records a write.
+func (p *probe) WriteAsset(ctx context.Context, asset string, values map[string]string) error {
+	if _, ok := values["readonly"]; ok {
+		return fmt.Errorf("%w: readonly", edgeplugin.ErrNotWritable)
+	}
+	return p.control(ctx, "write", asset, values)
+}
+
+// Operate records operation reset; jam fails as a device would.
+func (p *probe) Operate(ctx context.Context, operation string, params map[string]string) error {
+	switch operation {
+	case "reset":
+		return p.control(ctx, operation, "", params)
+	case "jam":
+		return errors.New("the probe's valve is jammed")
+	}
+	return fmt.Errorf("%w: %q", edgeplugin.ErrNoOperation, operation)
+}
 
 func (p *probe) Start(ctx context.Context, s edgeplugin.Start) error {
 	p.mode = s.Config["mode"]
@@ -62,8 +106,16 @@ func (p *probe) Run(ctx context.Context, emit func([]edgeplugin.Reading) error) 
 			return err
 		}
 	}
-	<-ctx.Done()
-	return nil
+	for {
+		select {
+		case r := <-p.controls:
+			if err := emit([]edgeplugin.Reading{r}); err != nil {
+				return err
+			}
+		case <-ctx.Done():
+			return nil
+		}
+	}
 }
 
 func main() {
@@ -71,6 +123,6 @@ func main() {
 	edgeplugin.Serve(edgeplugin.Plugin{
 		Info: edgeplugin.Info{Name: "probe", Version: "1.0.0", Kind: edgeplugin.KindSouth, Description: string(env),
 			Items: map[string]edgeplugin.Item{"mode": {Description: "What the probe does", Type: "string", Default: "env"}}},
-		South: &probe{},
+		South: &probe{controls: make(chan edgeplugin.Reading, 16)},
 	})
 }
