@@ -17,13 +17,29 @@ import { loginPage } from "./pages/login";
 import { servicesPage } from "./pages/services";
 import { tasksPage } from "./pages/tasks";
 import { usersPage } from "./pages/users";
+import { backupsPage } from "./pages/backups";
+import { controlPage } from "./pages/control";
+import { filtersPage } from "./pages/filters";
+import { fleetPage } from "./pages/fleet";
+import { logsPage } from "./pages/logs";
+import { northPage } from "./pages/north";
+import { notificationsPage } from "./pages/notifications";
+import { packagesPage } from "./pages/packages";
 
 const routes: Route[] = [
   { path: "dashboard", label: "Dashboard", page: dashboard },
   { path: "assets", label: "Assets", page: assetsPage },
   { path: "asset", page: assetPage },
   { path: "services", label: "Services", page: servicesPage },
+  { path: "filters", label: "Filters", page: filtersPage },
+  { path: "north", label: "North", page: northPage },
+  { path: "notifications", label: "Notifications", page: notificationsPage },
+  { path: "control", label: "Control", page: controlPage },
   { path: "config", label: "Configuration", page: configPage },
+  { path: "document", label: "Export/apply", page: fleetPage },
+  { path: "backups", label: "Backups", page: backupsPage },
+  { path: "logs", label: "Logs", page: logsPage },
+  { path: "packages", label: "Packages", page: packagesPage },
   { path: "audit", label: "Audit", page: auditPage },
   { path: "tasks", label: "Tasks", page: tasksPage },
   { path: "users", label: "Users", page: usersPage },

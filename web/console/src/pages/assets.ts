@@ -74,9 +74,7 @@ export async function assetPage(root: HTMLElement, code: string): Promise<void> 
       for (const e of s) col[index.get(e.timestamp.getTime() / 1000)!] = e.average;
       return col;
     })];
-    const [lo, hi] = xRange(times, w.span);
     plotBox.dataset.points = String(times.length);
-    plotBox.dataset.span = String(Math.round(hi - lo));
     const width = Math.max(320, plotBox.clientWidth || root.clientWidth - 16);
     const key = `${chosen.join(",")}@${w.span}`;
     if (plot && plotBox.dataset.keys === key) {
@@ -93,6 +91,8 @@ export async function assetPage(root: HTMLElement, code: string): Promise<void> 
       scales: { x: { time: true, range: (u) => xRange(u.data[0] as number[], windows[Number(win.value)]!.span) } },
       series: [{}, ...chosen.map((k, i) => ({ label: k, stroke: colours[i % colours.length], width: 1.5, spanGaps: false, points: { show: true, size: 4 } }))],
       axes: [{}, {}],
+      // The axis's span as drawn (s), which the browser test checks.
+      hooks: { setScale: [(u, key) => { if (key === "x") plotBox.dataset.span = String(Math.round((u.scales.x!.max ?? 0) - (u.scales.x!.min ?? 0))); }] },
     }, data, plotBox);
   };
   win.addEventListener("change", () => void guard(draw));
