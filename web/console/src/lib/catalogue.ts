@@ -80,9 +80,13 @@ export function itemsForm(plugin: Plugin, prefix = "cfg"): ItemsForm {
       return out;
     },
     showError(message) {
-      // The item the message names: the longest item name found in it as a word.
-      const named = [...inputs.keys()].filter((k) => new RegExp(`(^|[^\\w])${k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}([^\\w]|$)`).test(message))
-        .sort((a, b) => b.length - a.length)[0];
+      // The item the message names: quoted ("rules") first, else as a word;
+      // the longest name found wins.
+      const esc = (k: string) => k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      const longest = (ks: string[]) => ks.sort((a, b) => b.length - a.length)[0];
+      const keys = [...inputs.keys()];
+      const named = longest(keys.filter((k) => message.includes(`"${k}"`)))
+        ?? longest(keys.filter((k) => new RegExp(`(^|[^\\w])${esc(k)}([^\\w]|$)`).test(message)));
       if (!named) return false;
       const { err, input } = inputs.get(named)!;
       err.textContent = message;

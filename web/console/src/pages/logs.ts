@@ -16,10 +16,13 @@ export async function logsPage(root: HTMLElement, source: string): Promise<void>
   const out = h("pre", { class: "log", tabindex: 0, "aria-label": "Log lines, oldest first", "aria-live": "off" });
   const count = h("p", { "aria-live": "polite" });
   root.append(h("div", { class: "controls" }, field("Source", src), field("Level and above", level), follow.el), count, out);
+  let latest = 0; // a slower answer to older filters must not replace a newer one
   const show = async () => {
+    const seq = ++latest;
     const query: Record<string, string | number> = { limit: 200, level: level.value };
     if (src.value) query.source = src.value;
     const res = await edge.get("/edge/syslog", { params: { query: query as never } });
+    if (seq !== latest) return;
     count.textContent = `${res.count} lines match; the newest ${res.logs.length} shown, oldest first`;
     const atEnd = out.scrollTop + out.clientHeight >= out.scrollHeight - 4;
     out.replaceChildren(...res.logs.slice().reverse().map((l) =>
