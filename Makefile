@@ -50,7 +50,7 @@ REDOC     := internal/portal/redoc.html
 CONSOLEDIR   := web/console
 CONSOLEOUT   := internal/portal/console
 CONSOLETOOLS := $(CONSOLEDIR)/node_modules/.package-lock.json
-CONSOLESRC   := $(wildcard $(CONSOLEDIR)/src/* $(TSDIR)/src/*.ts) $(CONSOLEDIR)/index.html $(CONSOLEDIR)/build.mjs $(CONSOLEDIR)/package-lock.json
+CONSOLESRC   := $(wildcard $(CONSOLEDIR)/src/* $(CONSOLEDIR)/src/*/* $(TSDIR)/src/*.ts) $(CONSOLEDIR)/index.html $(CONSOLEDIR)/build.mjs $(CONSOLEDIR)/package-lock.json
 # What scripts/generate.sh writes from openapi.yaml.
 GENERATED := gen/server.gen.go clients/go/edgeclient/client.gen.go clients/go/edgeclient/client.convenience.gen.go clients/python \
              $(TSDIR)/src/schema.d.ts $(TSDIR)/src/dated.d.ts $(TSDIR)/src/timestamps.ts $(TSDIR)/LICENSE $(REDOC) $(CONSOLEOUT)

@@ -89,55 +89,17 @@ func TestConsoleInBrowser(t *testing.T) {
 	}
 	gw := startGateway(t)
 	out := consoleOutputDir(t)
-
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	b := launchBrowser(t, bin, "--window-size=1280,800", "--hide-scrollbars",
-		"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1")
-	var target struct {
-		TargetID string `json:"targetId"`
-	}
-	if err := b.call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank"}, &target); err != nil {
-		t.Fatal(err)
-	}
-	var attached struct {
-		SessionID string `json:"sessionId"`
-	}
-	if err := b.call(ctx, "", "Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}, &attached); err != nil {
-		t.Fatal(err)
-	}
-	p := &page{t: t, ctx: ctx, b: b, s: attached.SessionID}
-	for _, domain := range []string{"Page", "Runtime", "Log", "Network"} {
-		if err := b.call(ctx, p.s, domain+".enable", map[string]any{}, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := b.call(ctx, p.s, "Emulation.setDeviceMetricsOverride",
-		map[string]any{"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": false}, nil); err != nil {
-		t.Fatal(err)
-	}
-	mark := b.eventCount()
-	if err := b.call(ctx, p.s, "Page.navigate", map[string]any{"url": gw.URL + portal.ConsolePath}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.waitEvent(ctx, p.s, "Page.loadEventFired", mark); err != nil {
-		t.Fatal(err)
-	}
-
-	// Log in: the console asks before showing anything.
-	p.waitFor("the login form", `document.querySelector('form.login input[name=username]')`)
-	p.set("input[name=username]", "admin")
-	p.set("input[name=password]", "Portal-Test-Passw0rd")
-	p.eval(`document.querySelector('form.login').requestSubmit()`, nil)
-	p.waitFor("the dashboard", `document.querySelector('.health') && document.querySelector('section[aria-label=Services] table')`)
-	p.waitFor("the rates", `document.querySelector('section[aria-label=Rates] table')`)
+	p, b := openConsole(ctx, t, bin, gw)
 
 	// Create a sinusoid south service from the services page.
 	p.eval(`location.hash = '#/services'`, nil)
 	p.waitFor("the service form", `document.querySelector('form[aria-label="Create a service"]')`)
 	p.set("input[name=name]", "Sine browser")
 	p.set("select[name=type]", "south")
-	p.set("input[name=plugin]", "sinusoid")
+	p.waitFor("the catalogue's sinusoid", `document.querySelector('select[name=plugin] option[value=sinusoid]')`)
+	p.set("select[name=plugin]", "sinusoid")
 	p.eval(`document.querySelector('form[aria-label="Create a service"]').requestSubmit()`, nil)
 	p.waitFor("the new service's configuration", `location.hash === '#/config/Sine%20browser' && document.querySelector('[data-item=bufferThreshold]')`)
 	screenshot(ctx, t, b, p.s, filepath.Join(out, "service-form.png"))
@@ -157,6 +119,14 @@ func TestConsoleInBrowser(t *testing.T) {
 	p.waitFor("the plot with points", `(() => { const box = document.querySelector('.plot'); return box && box.querySelector('canvas') && Number(box.dataset.points) >= 2; })()`)
 	var first int
 	p.eval(`Number(document.querySelector('.plot').dataset.points)`, &first)
+	// The time axis is the chosen window (10 minutes), however few the
+	// readings: not the seconds (or, for one reading, years) around them.
+	p.waitFor("the plot's time axis", `document.querySelector('.plot').dataset.span`)
+	var span int
+	p.eval(`Number(document.querySelector('.plot').dataset.span)`, &span)
+	if span < 590 || span > 700 {
+		t.Errorf("the plot's time axis spans %d s for the 10-minute window and %d points; want about 600", span, first)
+	}
 	p.waitFor("the plot to move", `Number(document.querySelector('.plot').dataset.points) > `+itoa(first))
 	p.waitFor("the readings table", `document.querySelector('caption') && document.querySelector('caption').textContent.startsWith('Readings 1')`)
 	screenshot(ctx, t, b, p.s, filepath.Join(out, "asset-plot.png"))
@@ -219,7 +189,9 @@ func TestConsoleInBrowser(t *testing.T) {
 		p.waitFor("the service form", `document.querySelector('form[aria-label="Create a service"]')`)
 		p.set("input[name=name]", tc.name)
 		p.set("select[name=type]", tc.typ)
-		p.set("input[name=plugin]", tc.plugin)
+		plug, _ := json.Marshal(tc.plugin)
+		p.waitFor(tc.plugin+" in the catalogue", `document.querySelector('select[name=plugin] option[value='+`+string(plug)+`+']')`)
+		p.set("select[name=plugin]", tc.plugin)
 		p.eval(`document.getElementById('svc-enabled').checked = false`, nil)
 		p.eval(`document.querySelector('form[aria-label="Create a service"]').requestSubmit()`, nil)
 		name, _ := json.Marshal(tc.name)
@@ -254,6 +226,53 @@ func TestConsoleInBrowser(t *testing.T) {
 	p.click(`nav button`)
 	p.waitFor("the login form after logout", `document.querySelector('form.login')`)
 	t.Logf("asset %q plotted (%d points first); screenshots in %s", asset, first, out)
+}
+
+// openConsole starts headless Chromium at 1280×800 with every host but the
+// gateway's resolving to nothing, opens the console and logs in as admin;
+// it returns the tab, on the dashboard.
+func openConsole(ctx context.Context, t *testing.T, bin string, gw *gateway) (*page, *browser) {
+	t.Helper()
+	b := launchBrowser(t, bin, "--window-size=1280,800", "--hide-scrollbars",
+		"--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1")
+	var target struct {
+		TargetID string `json:"targetId"`
+	}
+	if err := b.call(ctx, "", "Target.createTarget", map[string]any{"url": "about:blank"}, &target); err != nil {
+		t.Fatal(err)
+	}
+	var attached struct {
+		SessionID string `json:"sessionId"`
+	}
+	if err := b.call(ctx, "", "Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}, &attached); err != nil {
+		t.Fatal(err)
+	}
+	p := &page{t: t, ctx: ctx, b: b, s: attached.SessionID}
+	for _, domain := range []string{"Page", "Runtime", "Log", "Network"} {
+		if err := b.call(ctx, p.s, domain+".enable", map[string]any{}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.call(ctx, p.s, "Emulation.setDeviceMetricsOverride",
+		map[string]any{"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": false}, nil); err != nil {
+		t.Fatal(err)
+	}
+	mark := b.eventCount()
+	if err := b.call(ctx, p.s, "Page.navigate", map[string]any{"url": gw.URL + portal.ConsolePath}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.waitEvent(ctx, p.s, "Page.loadEventFired", mark); err != nil {
+		t.Fatal(err)
+	}
+
+	// Log in: the console asks before showing anything.
+	p.waitFor("the login form", `document.querySelector('form.login input[name=username]')`)
+	p.set("input[name=username]", "admin")
+	p.set("input[name=password]", "Portal-Test-Passw0rd")
+	p.eval(`document.querySelector('form.login').requestSubmit()`, nil)
+	p.waitFor("the dashboard", `document.querySelector('.health') && document.querySelector('section[aria-label=Services] table')`)
+	p.waitFor("the rates", `document.querySelector('section[aria-label=Rates] table')`)
+	return p, b
 }
 
 func itoa(n int) string {
