@@ -584,19 +584,13 @@ func (p *Pipeline) reconfigure(ctx context.Context, s *stage) (err error) {
 // config reads an instance's configuration, passwords unmasked.
 func (m *Manager) config(ctx context.Context, name string) (plugin.Config, error) {
 	c, err := m.o.Config.Category(ctx, name)
+	if err == nil {
+		c, err = configmgr.Unmasked(ctx, m.o.Config, c)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("configuration of filter %q: %w", name, err)
 	}
-	cfg := make(plugin.Config, len(c.Items))
-	for item, it := range c.Items {
-		cfg[item] = it.Value
-		if it.Type == configmgr.TypePassword {
-			if cfg[item], err = m.o.Config.Value(ctx, name, item); err != nil {
-				return nil, fmt.Errorf("configuration of filter %q: %w", name, err)
-			}
-		}
-	}
-	return cfg, nil
+	return c.Values(), nil
 }
 
 // persist stores the state of a persisting filter of service.

@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
 )
@@ -18,4 +19,48 @@ func Tidy(f float64) float64 {
 		return f
 	}
 	return v
+}
+
+// Number returns v, a value of a reading or of a write, as a float64: any
+// Go integer or floating-point type, a json.Number, and a boolean (true is
+// 1, false 0: a coil, a flag a threshold rule compares). Strings, nil and
+// objects are not numbers, nor is a json.Number that does not parse. A
+// caller for which a boolean is not a number (an OPC UA Double) checks
+// for bool itself.
+func Number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return 1, true
+		}
+		return 0, true
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case int8:
+		return float64(x), true
+	case int16:
+		return float64(x), true
+	case int32:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case uint:
+		return float64(x), true
+	case uint8:
+		return float64(x), true
+	case uint16:
+		return float64(x), true
+	case uint32:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	}
+	return 0, false
 }

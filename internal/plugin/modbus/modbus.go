@@ -565,7 +565,7 @@ func (m *Modbus) Write(ctx context.Context, asset string, values map[string]any)
 		if p.kind != KindCoil && p.kind != KindHolding {
 			return fmt.Errorf("%w: datapoint %q of asset %q is a read-only %s", plugin.ErrNotWritable, dp, asset, p.kind)
 		}
-		x, ok := number(v)
+		x, ok := plugin.Number(v)
 		if !ok {
 			return fmt.Errorf("%w: value %v of datapoint %q is not a number or boolean", plugin.ErrNotWritable, v, dp)
 		}
@@ -610,27 +610,4 @@ func (m *Modbus) Write(ctx context.Context, asset string, values map[string]any)
 		}
 	}
 	return nil
-}
-
-// number returns v as a float64 for a number or a boolean.
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case bool:
-		if x {
-			return 1, true
-		}
-		return 0, true
-	case float64:
-		return x, true
-	case float32:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case json.Number:
-		f, err := x.Float64()
-		return f, err == nil
-	}
-	return 0, false
 }

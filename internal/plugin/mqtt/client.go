@@ -8,13 +8,13 @@ package mqtt
 
 import (
 	"crypto/tls"
-	"crypto/x509"
 	"fmt"
 	"net/url"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/edged/edged/internal/tlsclient"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
 )
@@ -75,13 +75,8 @@ func parseConnection(cfg plugin.Config, service string) (connection, error) {
 	case "tcp", "mqtt":
 	case "ssl", "tls", "mqtts":
 		c.url.Scheme = "tls"
-		c.tls = &tls.Config{MinVersion: tls.VersionTLS12, ServerName: u.Hostname()}
-		if pem := cfg.String(ItemCA); pem != "" {
-			pool := x509.NewCertPool()
-			if !pool.AppendCertsFromPEM([]byte(pem)) {
-				return c, fmt.Errorf("item %q holds no PEM certificate", ItemCA)
-			}
-			c.tls.RootCAs = pool
+		if c.tls, err = tlsclient.Config(u.Hostname(), []byte(cfg.String(ItemCA))); err != nil {
+			return c, fmt.Errorf("item %q %w", ItemCA, err)
 		}
 	default:
 		return c, fmt.Errorf("item %q = %q: scheme %q is not tcp or ssl", ItemBroker, c.broker, u.Scheme)

@@ -9,8 +9,6 @@ package natsnorth
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -21,6 +19,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/edged/edged/internal/tlsclient"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
@@ -123,11 +122,11 @@ func parse(cfg plugin.Config) (settings, error) {
 		s.options = append(s.options, nats.UserInfo(u, cfg.String(ItemPassword)))
 	}
 	if pem := cfg.String(ItemCA); pem != "" {
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM([]byte(pem)) {
-			return s, fmt.Errorf("item %q holds no PEM certificate", ItemCA)
+		tc, err := tlsclient.Config("", []byte(pem))
+		if err != nil {
+			return s, fmt.Errorf("item %q %w", ItemCA, err)
 		}
-		s.options = append(s.options, nats.Secure(&tls.Config{MinVersion: tls.VersionTLS12, RootCAs: pool}))
+		s.options = append(s.options, nats.Secure(tc))
 	}
 	s.identity = strings.Join([]string{s.servers, cfg.String(ItemCredentials), cfg.String(ItemToken), cfg.String(ItemUsername),
 		cfg.String(ItemPassword), cfg.String(ItemCA), cfg.String(ItemTimeout)}, "\x00")

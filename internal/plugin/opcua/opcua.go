@@ -687,7 +687,10 @@ func callArguments(args []*ua.Argument, params map[string]any) ([]*ua.Variant, e
 // toVariant converts a value to a variant of kind (a variable's or an
 // argument's type).
 func toVariant(v any, kind ua.TypeID) (*ua.Variant, error) {
-	f, isNum := number(v)
+	f, isNum := plugin.Number(v)
+	if _, isBool := v.(bool); isBool {
+		isNum = false // an OPC UA number node takes no boolean
+	}
 	fail := fmt.Errorf("%v does not fit the type %s", v, kind)
 	integer := func(lo, hi float64) (int64, error) {
 		if !isNum || f != math.Trunc(f) || f < lo || f > hi {
@@ -765,21 +768,4 @@ func toVariant(v any, kind ua.TypeID) (*ua.Variant, error) {
 		return nil, fmt.Errorf("values of type %s are not converted", kind)
 	}
 	return ua.NewVariant(out)
-}
-
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case float32:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case json.Number:
-		f, err := x.Float64()
-		return f, err == nil
-	}
-	return 0, false
 }
