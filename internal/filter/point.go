@@ -295,16 +295,3 @@ func appendFloat(b []byte, f float64) []byte {
 	}
 	return b
 }
-
-// Number returns v as a float64 when it is a number.
-func Number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, true
-	case int:
-		return float64(x), true
-	}
-	return 0, false
-}

@@ -380,7 +380,7 @@ func (e *Engine) Readings(ctx context.Context, readings []Reading) {
 			if !ok {
 				continue
 			}
-			v, ok := plugin.Number(raw)
+			v, ok := plugin.NumberOrBool(raw)
 			if !ok {
 				continue
 			}

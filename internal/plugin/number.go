@@ -21,19 +21,12 @@ func Tidy(f float64) float64 {
 	return v
 }
 
-// Number returns v, a value of a reading or of a write, as a float64: any
-// Go integer or floating-point type, a json.Number, and a boolean (true is
-// 1, false 0: a coil, a flag a threshold rule compares). Strings, nil and
-// objects are not numbers, nor is a json.Number that does not parse. A
-// caller for which a boolean is not a number (an OPC UA Double) checks
-// for bool itself.
+// Number returns v, a value of a reading or of a write, as a float64 when
+// it is a number: any Go integer or floating-point type, or a json.Number
+// that parses. Anything else, a boolean included, is not a number: a
+// filter does not scale a flag, an OPC UA Double takes no boolean.
 func Number(v any) (float64, bool) {
 	switch x := v.(type) {
-	case bool:
-		if x {
-			return 1, true
-		}
-		return 0, true
 	case float64:
 		return x, true
 	case float32:
@@ -63,4 +56,16 @@ func Number(v any) (float64, bool) {
 		return f, err == nil
 	}
 	return 0, false
+}
+
+// NumberOrBool is Number that also takes a boolean as true 1 and false 0:
+// for a Modbus coil, or a threshold rule over a flag.
+func NumberOrBool(v any) (float64, bool) {
+	if b, ok := v.(bool); ok {
+		if b {
+			return 1, true
+		}
+		return 0, true
+	}
+	return Number(v)
 }

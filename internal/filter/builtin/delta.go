@@ -67,8 +67,8 @@ func (d *delta) moved(last sent, v any, at time.Time) bool {
 	if d.period > 0 && at.Sub(last.At) >= d.period {
 		return true
 	}
-	a, aok := filter.Number(last.Value)
-	b, bok := filter.Number(v)
+	a, aok := plugin.Number(last.Value)
+	b, bok := plugin.Number(v)
 	if aok && bok {
 		return math.Abs(b-a) > d.tolerance
 	}

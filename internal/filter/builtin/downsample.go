@@ -117,7 +117,7 @@ func (d *downsample) Process(points []plugin.Point) []plugin.Point {
 			d.open[p.Asset] = b
 		}
 		for k, v := range p.Values {
-			x, ok := filter.Number(v)
+			x, ok := plugin.Number(v)
 			if !ok {
 				raw, err := json.Marshal(v)
 				if err == nil {

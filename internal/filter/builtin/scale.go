@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/edged/edged/internal/configmgr"
-	"github.com/edged/edged/internal/filter"
 	"github.com/edged/edged/internal/plugin"
 )
 
@@ -69,7 +68,7 @@ func (s *scale) Reconfigure(cfg plugin.Config) error {
 func (s *scale) Process(points []plugin.Point) []plugin.Point {
 	for _, p := range points {
 		for k, v := range p.Values {
-			x, ok := filter.Number(v)
+			x, ok := plugin.Number(v)
 			if !ok {
 				continue
 			}

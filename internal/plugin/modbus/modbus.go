@@ -565,7 +565,7 @@ func (m *Modbus) Write(ctx context.Context, asset string, values map[string]any)
 		if p.kind != KindCoil && p.kind != KindHolding {
 			return fmt.Errorf("%w: datapoint %q of asset %q is a read-only %s", plugin.ErrNotWritable, dp, asset, p.kind)
 		}
-		x, ok := plugin.Number(v)
+		x, ok := plugin.NumberOrBool(v)
 		if !ok {
 			return fmt.Errorf("%w: value %v of datapoint %q is not a number or boolean", plugin.ErrNotWritable, v, dp)
 		}

@@ -14,9 +14,9 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
-	"github.com/edged/edged/internal/tlsclient"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/internal/tlsclient"
 )
 
 // Connection items, shared by both plugins.

@@ -688,9 +688,6 @@ func callArguments(args []*ua.Argument, params map[string]any) ([]*ua.Variant, e
 // argument's type).
 func toVariant(v any, kind ua.TypeID) (*ua.Variant, error) {
 	f, isNum := plugin.Number(v)
-	if _, isBool := v.(bool); isBool {
-		isNum = false // an OPC UA number node takes no boolean
-	}
 	fail := fmt.Errorf("%v does not fit the type %s", v, kind)
 	integer := func(lo, hi float64) (int64, error) {
 		if !isNum || f != math.Trunc(f) || f < lo || f > hi {
