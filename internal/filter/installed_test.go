@@ -20,12 +20,7 @@ type outOfProcess struct {
 	closed *int
 }
 
-func (o outOfProcess) Process(points []plugin.Point) []plugin.Point {
-	out, _ := o.TryProcess(points)
-	return out
-}
-
-func (o outOfProcess) TryProcess(points []plugin.Point) ([]plugin.Point, error) {
+func (o outOfProcess) Process(_ context.Context, points []plugin.Point) ([]plugin.Point, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if *o.fail {

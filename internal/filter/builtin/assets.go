@@ -1,10 +1,12 @@
 package builtin
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Items of the assets filter.
@@ -60,7 +62,7 @@ func (a *assets) Reconfigure(cfg plugin.Config) error {
 	return nil
 }
 
-func (a *assets) Process(points []plugin.Point) []plugin.Point {
+func (a *assets) Process(_ context.Context, points []plugin.Point) ([]plugin.Point, error) {
 	out := points[:0]
 	for _, p := range points {
 		matched := false
@@ -74,5 +76,11 @@ func (a *assets) Process(points []plugin.Point) []plugin.Point {
 			out = append(out, p)
 		}
 	}
-	return out
+	return out, nil
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.Filter = (*assets)(nil)
+)

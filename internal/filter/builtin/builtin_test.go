@@ -9,13 +9,14 @@ import (
 
 	"github.com/edged/edged/internal/filter"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 var t0 = time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)
 
 // pt builds a point from JSON values.
 func pt(asset string, sec int, values string) plugin.Point {
-	return plugin.Point{Asset: asset, Timestamp: t0.Add(time.Duration(sec) * time.Second), Values: filter.DecodeValues([]byte(values))}
+	return plugin.Point{Asset: asset, Timestamp: t0.Add(time.Duration(sec) * time.Second), Values: edgeplugin.DecodeValues([]byte(values))}
 }
 
 // newFilter creates the named filter with the definition's defaults and
@@ -42,6 +43,16 @@ func newFilter(t *testing.T, name string, overrides map[string]string) plugin.Fi
 }
 
 // simple renders points as asset@second → values JSON.
+// process runs points through f, which must not fail.
+func process(t *testing.T, f plugin.Filter, points []plugin.Point) []plugin.Point {
+	t.Helper()
+	out, err := f.Process(t.Context(), points)
+	if err != nil {
+		t.Fatalf("Process: %v", err)
+	}
+	return out
+}
+
 func simple(t *testing.T, ps []plugin.Point) []string {
 	t.Helper()
 	out := []string{}
@@ -129,7 +140,7 @@ func TestFilters(t *testing.T) {
 			f := newFilter(t, tt.filter, tt.cfg)
 			got := []string{}
 			for _, b := range tt.batches {
-				got = append(got, simple(t, f.Process(b))...)
+				got = append(got, simple(t, process(t, f, b))...)
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
@@ -196,7 +207,7 @@ func TestStateRoundTrip(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			first := newFilter(t, tt.filter, tt.cfg)
-			first.Process(tt.before)
+			process(t, first, tt.before)
 			state, err := first.(plugin.Persister).State()
 			if err != nil {
 				t.Fatal(err)
@@ -205,7 +216,7 @@ func TestStateRoundTrip(t *testing.T) {
 			if err := second.(plugin.Persister).Restore(state); err != nil {
 				t.Fatalf("Restore(%s): %v", state, err)
 			}
-			if got := simple(t, second.Process(tt.after)); !reflect.DeepEqual(got, tt.want) {
+			if got := simple(t, process(t, second, tt.after)); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})

@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -9,8 +10,8 @@ import (
 	"time"
 
 	"github.com/edged/edged/internal/configmgr"
-	"github.com/edged/edged/internal/filter"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Items of the delta filter.
@@ -75,7 +76,7 @@ func (d *delta) moved(last sent, v any, at time.Time) bool {
 	return !reflect.DeepEqual(last.Value, v)
 }
 
-func (d *delta) Process(points []plugin.Point) []plugin.Point {
+func (d *delta) Process(_ context.Context, points []plugin.Point) ([]plugin.Point, error) {
 	out := points[:0]
 	for _, p := range points {
 		seen := d.last[p.Asset]
@@ -94,7 +95,7 @@ func (d *delta) Process(points []plugin.Point) []plugin.Point {
 			out = append(out, p)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // Snapshot copies the last values passed on (plugin.Snapshotter); values
@@ -124,7 +125,7 @@ func (d *delta) Restore(state json.RawMessage) error {
 	for asset, dps := range raw {
 		m := make(map[string]sent, len(dps))
 		for k, s := range dps {
-			vals := filter.DecodeValues([]byte(`{"v":` + string(s.Value) + `}`))
+			vals := edgeplugin.DecodeValues([]byte(`{"v":` + string(s.Value) + `}`))
 			m[k] = sent{Value: vals["v"], At: s.At}
 		}
 		last[asset] = m
@@ -132,3 +133,11 @@ func (d *delta) Restore(state json.RawMessage) error {
 	d.last = last
 	return nil
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.Filter      = (*delta)(nil)
+	_ edgeplugin.Persister   = (*delta)(nil)
+	_ edgeplugin.Snapshotter = (*delta)(nil)
+)

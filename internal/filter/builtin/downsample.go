@@ -1,13 +1,14 @@
 package builtin
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/edged/edged/internal/configmgr"
-	"github.com/edged/edged/internal/filter"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Items of the downsample filter.
@@ -83,7 +84,7 @@ func (d *downsample) Reconfigure(cfg plugin.Config) error {
 func (d *downsample) close(asset string, b *bucket, origin int) plugin.Point {
 	values := make(map[string]any, len(b.Numbers)+len(b.Others))
 	for k, raw := range b.Others {
-		values[k] = filter.DecodeValues([]byte(`{"v":` + string(raw) + `}`))["v"]
+		values[k] = edgeplugin.DecodeValues([]byte(`{"v":` + string(raw) + `}`))["v"]
 	}
 	for k, a := range b.Numbers {
 		switch d.function {
@@ -100,7 +101,7 @@ func (d *downsample) close(asset string, b *bucket, origin int) plugin.Point {
 	return plugin.Point{Asset: asset, Timestamp: b.Start, Values: values, Origin: origin}
 }
 
-func (d *downsample) Process(points []plugin.Point) []plugin.Point {
+func (d *downsample) Process(_ context.Context, points []plugin.Point) ([]plugin.Point, error) {
 	var out []plugin.Point
 	for _, p := range points {
 		start := p.Timestamp.Truncate(d.interval)
@@ -135,7 +136,7 @@ func (d *downsample) Process(points []plugin.Point) []plugin.Point {
 			a.Count++
 		}
 	}
-	return out
+	return out, nil
 }
 
 // State returns the open intervals.
@@ -158,3 +159,10 @@ func (d *downsample) Restore(state json.RawMessage) error {
 	d.open = open
 	return nil
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.Filter    = (*downsample)(nil)
+	_ edgeplugin.Persister = (*downsample)(nil)
+)

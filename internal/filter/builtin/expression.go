@@ -1,6 +1,7 @@
 package builtin
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // ItemExpressions is the expression filter's list of computed datapoints.
@@ -67,7 +69,7 @@ func (e *expression) Reconfigure(cfg plugin.Config) error {
 	return nil
 }
 
-func (e *expression) Process(points []plugin.Point) []plugin.Point {
+func (e *expression) Process(_ context.Context, points []plugin.Point) ([]plugin.Point, error) {
 	for _, p := range points {
 		for _, c := range e.exprs {
 			v, err := e.vm.Run(c.prog, p.Values)
@@ -85,5 +87,11 @@ func (e *expression) Process(points []plugin.Point) []plugin.Point {
 			p.Values[c.name] = v
 		}
 	}
-	return points
+	return points, nil
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.Filter = (*expression)(nil)
+)

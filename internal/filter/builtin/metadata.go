@@ -1,9 +1,10 @@
 package builtin
 
 import (
+	"context"
 	"github.com/edged/edged/internal/configmgr"
-	"github.com/edged/edged/internal/filter"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // ItemMetadata is the metadata filter's datapoints to add.
@@ -31,11 +32,11 @@ func (m *metadata) Reconfigure(cfg plugin.Config) error {
 	if err := decodeItem(cfg, ItemMetadata, &raw); err != nil {
 		return err
 	}
-	m.values = filter.DecodeValues([]byte(cfg.String(ItemMetadata)))
+	m.values = edgeplugin.DecodeValues([]byte(cfg.String(ItemMetadata)))
 	return nil
 }
 
-func (m *metadata) Process(points []plugin.Point) []plugin.Point {
+func (m *metadata) Process(_ context.Context, points []plugin.Point) ([]plugin.Point, error) {
 	for _, p := range points {
 		for k, v := range m.values {
 			if _, ok := p.Values[k]; !ok {
@@ -43,5 +44,11 @@ func (m *metadata) Process(points []plugin.Point) []plugin.Point {
 			}
 		}
 	}
-	return points
+	return points, nil
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.Filter = (*metadata)(nil)
+)

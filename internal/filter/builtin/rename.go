@@ -1,8 +1,10 @@
 package builtin
 
 import (
+	"context"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Items of the rename filter.
@@ -42,7 +44,7 @@ func (r *rename) Reconfigure(cfg plugin.Config) error {
 	return nil
 }
 
-func (r *rename) Process(points []plugin.Point) []plugin.Point {
+func (r *rename) Process(_ context.Context, points []plugin.Point) ([]plugin.Point, error) {
 	for i := range points {
 		p := &points[i]
 		if to, ok := r.assets[p.Asset]; ok {
@@ -65,5 +67,11 @@ func (r *rename) Process(points []plugin.Point) []plugin.Point {
 			p.Values[k] = v
 		}
 	}
-	return points
+	return points, nil
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.Filter = (*rename)(nil)
+)

@@ -1,10 +1,12 @@
 package builtin
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // ItemScaleRules is the scale filter's list of rules.
@@ -65,7 +67,7 @@ func (s *scale) Reconfigure(cfg plugin.Config) error {
 	return nil
 }
 
-func (s *scale) Process(points []plugin.Point) []plugin.Point {
+func (s *scale) Process(_ context.Context, points []plugin.Point) ([]plugin.Point, error) {
 	for _, p := range points {
 		for k, v := range p.Values {
 			x, ok := plugin.Number(v)
@@ -80,5 +82,11 @@ func (s *scale) Process(points []plugin.Point) []plugin.Point {
 			}
 		}
 	}
-	return points
+	return points, nil
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.Filter = (*scale)(nil)
+)

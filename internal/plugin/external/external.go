@@ -69,12 +69,24 @@ func LoadWith(ctx context.Context, path string, o Options) (plugin.Definition, e
 	def := plugin.Definition{Name: info.Name, Version: info.Version, Kind: info.Kind, Description: info.Description,
 		Items: items(info.Items), Persists: info.Persists, External: true}
 	l.name, l.kind = info.Name, info.Kind
+	// A south plugin that writes to its device says so when asked.
+	writes := false
+	if info.Kind == edgeplugin.KindSouth {
+		if writes, err = p.Writes(ctx); err != nil {
+			return plugin.Definition{}, fmt.Errorf("plugin %s: %w", info.Name, err)
+		}
+	}
 	switch info.Kind {
 	case edgeplugin.KindSouth:
 		def.New = func(env plugin.Env, cfg plugin.Config) (plugin.South, error) {
 			s := &south{launcher: l, env: env, cfg: cfg}
-			if info.Persists {
+			switch {
+			case info.Persists && writes:
+				return writingPersistingSouth{&persistingSouth{s}}, nil
+			case info.Persists:
 				return &persistingSouth{s}, nil
+			case writes:
+				return writingSouth{s}, nil
 			}
 			return s, nil
 		}

@@ -37,6 +37,7 @@ import (
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Name is the plugin's name.
@@ -350,3 +351,9 @@ func (h *HTTPNorth) post(ctx context.Context, s settings, rs []plugin.Reading) e
 	}
 	return f
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.North = (*HTTPNorth)(nil)
+)

@@ -22,6 +22,7 @@ import (
 
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Name is the plugin's name.
@@ -245,3 +246,11 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.South   = (*HTTPSouth)(nil)
+	_ edgeplugin.Opener  = (*HTTPSouth)(nil)
+	_ edgeplugin.Checker = (*HTTPSouth)(nil)
+)

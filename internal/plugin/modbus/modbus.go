@@ -27,6 +27,7 @@ import (
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Name is the plugin's name.
@@ -611,3 +612,10 @@ func (m *Modbus) Write(ctx context.Context, asset string, values map[string]any)
 	}
 	return nil
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.South  = (*Modbus)(nil)
+	_ edgeplugin.Writer = (*Modbus)(nil)
+)

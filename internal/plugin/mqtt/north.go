@@ -14,6 +14,7 @@ import (
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/plugin/format"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // NorthName is the north plugin's name.
@@ -263,3 +264,10 @@ func (n *North) await(s northSettings, toks []paho.Token) int {
 	}
 	return len(toks)
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.North  = (*North)(nil)
+	_ edgeplugin.Closer = (*North)(nil)
+)

@@ -19,6 +19,7 @@ import (
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // SouthName is the south plugin's name.
@@ -439,3 +440,10 @@ func timestamp(v any) (time.Time, error) {
 	}
 	return time.Time{}, fmt.Errorf("%v is neither a timestamp string nor seconds since 1970", v)
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.South   = (*South)(nil)
+	_ edgeplugin.Readier = (*South)(nil)
+)

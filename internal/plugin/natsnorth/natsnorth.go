@@ -24,6 +24,7 @@ import (
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/plugin/format"
 	"github.com/edged/edged/internal/tlsclient"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Name is the plugin's name.
@@ -321,3 +322,10 @@ func (n *NATS) await(ctx context.Context, s settings, futures []jetstream.PubAck
 	}
 	return len(futures), nil
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.North  = (*NATS)(nil)
+	_ edgeplugin.Closer = (*NATS)(nil)
+)

@@ -33,6 +33,7 @@ import (
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Name is the plugin's name.
@@ -766,3 +767,11 @@ func toVariant(v any, kind ua.TypeID) (*ua.Variant, error) {
 	}
 	return ua.NewVariant(out)
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.South    = (*OPCUA)(nil)
+	_ edgeplugin.Writer   = (*OPCUA)(nil)
+	_ edgeplugin.Operator = (*OPCUA)(nil)
+)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Name is the plugin's name.
@@ -173,3 +174,10 @@ func (s *Sinusoid) Restore(data json.RawMessage) error {
 	s.step = st.Step
 	return nil
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.South     = (*Sinusoid)(nil)
+	_ edgeplugin.Persister = (*Sinusoid)(nil)
+)

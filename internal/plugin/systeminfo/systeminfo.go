@@ -22,6 +22,7 @@ import (
 
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Name is the plugin's name.
@@ -328,3 +329,9 @@ func (s *SystemInfo) disk(path string) (map[string]any, error) {
 func round2(v float64) float64 {
 	return float64(int64(v*100+0.5)) / 100
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.South = (*SystemInfo)(nil)
+)

@@ -299,13 +299,47 @@ func (c *Client) Run(ctx context.Context, deliver func([]Reading)) error {
 // ErrCannotWrite is returned by Write for a plugin that cannot write.
 var ErrCannotWrite = errors.New("the plugin cannot write to its device")
 
-// Write sets values on a south plugin's device.
-func (c *Client) Write(ctx context.Context, values map[string]string) error {
-	_, err := c.south.Write(ctx, &pluginpb.WriteRequest{Values: values})
-	if status.Code(err) == codes.Unimplemented {
-		return ErrCannotWrite
+// Write sets datapoints of asset on a south plugin's device (Writer). A
+// plugin that cannot write fails with ErrCannotWrite; one that does not
+// know or cannot write a datapoint with an error wrapping ErrNotWritable.
+func (c *Client) Write(ctx context.Context, asset string, values map[string]any) error {
+	raw, err := json.Marshal(values)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrNotWritable, err)
 	}
-	return callError("Write", err)
+	text := make(map[string]string, len(values))
+	for k, v := range values {
+		if s, ok := v.(string); ok {
+			text[k] = s
+		} else {
+			b, _ := json.Marshal(v) // marshalled above
+			text[k] = string(b)
+		}
+	}
+	_, err = c.south.Write(ctx, &pluginpb.WriteRequest{Asset: asset, ValuesJson: raw, Values: text})
+	switch status.Code(err) {
+	case codes.OK:
+		return nil
+	case codes.Unimplemented:
+		return ErrCannotWrite
+	case codes.InvalidArgument:
+		return fmt.Errorf("%w: %w", ErrNotWritable, callError("Write", err))
+	}
+	return c.exited(callError("Write", err))
+}
+
+// Writes tells whether a south plugin can write to its device (implements
+// Writer): it asks with a write of nothing, which such a plugin answers
+// without calling Write.
+func (c *Client) Writes(ctx context.Context) (bool, error) {
+	_, err := c.south.Write(ctx, &pluginpb.WriteRequest{})
+	switch status.Code(err) {
+	case codes.OK:
+		return true, nil
+	case codes.Unimplemented:
+		return false, nil
+	}
+	return false, c.exited(callError("Write", err))
 }
 
 // Send hands a north plugin a block of readings and returns how many it

@@ -1,7 +1,10 @@
-// Package edgeplugin is the Go SDK for plugins of the edged gateway that
-// run in their own process. A plugin is a main package that calls Serve
-// with its Info and an implementation of South, North or Filter, or a
-// constructor of a Service (a notification or dispatcher service); the
+// Package edgeplugin is the Go SDK for plugins of the edged gateway, and
+// the one definition of the plugin interfaces (South, North, Filter and
+// the interfaces they may add) which the gateway's built-in plugins
+// implement too. A plugin in its own process is a main package that calls
+// Serve with its Info and an implementation of South, North or Filter
+// (which also implements Starter), or a constructor of a Service (a
+// notification or dispatcher service); the
 // gateway starts the executable, handshakes over HashiCorp go-plugin (gRPC)
 // and calls it through the contract in proto/edged/plugin/v1. A Service
 // also calls the gateway back through the Host it is started with.
@@ -14,7 +17,6 @@ package edgeplugin
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -57,6 +59,9 @@ func NewReading(asset string, ts time.Time, values map[string]any) (Reading, err
 
 // Config is every configuration item's value by name.
 type Config map[string]string
+
+// String returns the value of item name ("" when absent).
+func (c Config) String(name string) string { return c[name] }
 
 // Int returns item name as an integer.
 func (c Config) Int(name string) (int, error) {
@@ -114,50 +119,9 @@ type Start struct {
 	State json.RawMessage
 }
 
-// ErrRestart is returned by Reconfigure when the change needs a new
-// instance of the plugin: the gateway then stops this process and starts
-// another with the new configuration.
-var ErrRestart = errors.New("the change needs a restart of the plugin")
-
-// ErrBatchTooLarge is emit's refusal of a batch whose message would be
-// larger than MaxMessageBytes.
-var ErrBatchTooLarge = errors.New("the batch is too large")
-
-// South is a data source.
-type South interface {
-	// Start takes the configuration and acquires resources.
-	Start(ctx context.Context, s Start) error
-	// Run delivers readings through emit until ctx ends, then returns nil.
-	// An error marks the service failed; the gateway restarts the plugin.
-	// emit refuses a batch larger than MaxMessageBytes (ErrBatchTooLarge).
-	Run(ctx context.Context, emit func([]Reading) error) error
-	// Reconfigure applies a changed configuration (ErrRestart: start anew).
-	Reconfigure(cfg Config) error
-}
-
-// Writer is implemented by south plugins that can set values on their
-// device (setpoints).
-type Writer interface {
-	Write(ctx context.Context, values map[string]string) error
-}
-
-// North is a destination.
-type North interface {
-	Start(ctx context.Context, s Start) error
-	// Send delivers readings in order and returns how many of them,
-	// counted from the first, the destination accepted for good, with an
-	// error when not all were.
-	Send(ctx context.Context, readings []Reading) (int, error)
-	Reconfigure(cfg Config) error
-}
-
-// Filter is a processing step.
-type Filter interface {
-	Start(ctx context.Context, s Start) error
-	// Ingest returns the readings that go on in place of readings.
-	Ingest(ctx context.Context, readings []Reading) ([]Reading, error)
-	Reconfigure(cfg Config) error
-}
+// ErrBatchTooLarge is the refusal of a batch whose message to the gateway
+// would be larger than MaxMessageBytes; it is ErrTooLarge.
+var ErrBatchTooLarge = ErrTooLarge
 
 // Host is the gateway as a service process sees it. Call runs method of
 // the gateway with a JSON request body (nil for none) and returns its JSON
@@ -188,12 +152,6 @@ type Service interface {
 	// State returns the state to persist, a JSON document (nil for none);
 	// the gateway asks when the service stops if Info.Persists.
 	State(ctx context.Context) (json.RawMessage, error)
-}
-
-// Persister is implemented by plugins that keep state between runs.
-type Persister interface {
-	// State returns the state to persist, a JSON document.
-	State() (json.RawMessage, error)
 }
 
 func toPB(rs []Reading) []*pluginpb.Reading {

@@ -877,9 +877,17 @@ func (x *StateReply) GetState() []byte {
 	return nil
 }
 
+// WriteRequest sets datapoints of a device. A gateway sends both forms of
+// the values: values_json, a JSON object of datapoint name to value with
+// its JSON type (a number, a boolean, a string), which a plugin reads when
+// set, and values, each value as text, for plugins that predate it.
 type WriteRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Values        map[string]string      `protobuf:"bytes,1,rep,name=values,proto3" json:"values,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Values map[string]string      `protobuf:"bytes,1,rep,name=values,proto3" json:"values,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// asset is the asset whose datapoints are set; empty: whichever asset
+	// has each datapoint, which must then be unambiguous.
+	Asset         string `protobuf:"bytes,2,opt,name=asset,proto3" json:"asset,omitempty"`
+	ValuesJson    []byte `protobuf:"bytes,3,opt,name=values_json,json=valuesJson,proto3" json:"values_json,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -917,6 +925,20 @@ func (*WriteRequest) Descriptor() ([]byte, []int) {
 func (x *WriteRequest) GetValues() map[string]string {
 	if x != nil {
 		return x.Values
+	}
+	return nil
+}
+
+func (x *WriteRequest) GetAsset() string {
+	if x != nil {
+		return x.Asset
+	}
+	return ""
+}
+
+func (x *WriteRequest) GetValuesJson() []byte {
+	if x != nil {
+		return x.ValuesJson
 	}
 	return nil
 }
@@ -1215,9 +1237,12 @@ const file_edged_plugin_v1_plugin_proto_rawDesc = "" +
 	"\fStateRequest\"\"\n" +
 	"\n" +
 	"StateReply\x12\x14\n" +
-	"\x05state\x18\x01 \x01(\fR\x05state\"\x8c\x01\n" +
+	"\x05state\x18\x01 \x01(\fR\x05state\"\xc3\x01\n" +
 	"\fWriteRequest\x12A\n" +
-	"\x06values\x18\x01 \x03(\v2).edged.plugin.v1.WriteRequest.ValuesEntryR\x06values\x1a9\n" +
+	"\x06values\x18\x01 \x03(\v2).edged.plugin.v1.WriteRequest.ValuesEntryR\x06values\x12\x14\n" +
+	"\x05asset\x18\x02 \x01(\tR\x05asset\x12\x1f\n" +
+	"\vvalues_json\x18\x03 \x01(\fR\n" +
+	"valuesJson\x1a9\n" +
 	"\vValuesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\f\n" +

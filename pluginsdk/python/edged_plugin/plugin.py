@@ -217,6 +217,8 @@ class _SouthServicer(plugin_pb2_grpc.SouthServicer):
         write = getattr(self.p, "write", None)
         if write is None:
             context.abort(grpc.StatusCode.UNIMPLEMENTED, "the plugin cannot write to its device")
+        if not request.values and not request.values_json:
+            return plugin_pb2.WriteReply()  # the gateway asks whether the plugin writes
         try:
             write(dict(request.values))
         except Exception as e:

@@ -44,7 +44,15 @@ type state struct {
 	Row int `json:"row"`
 }
 
-// Start takes the configuration and the persisted position.
+// The plugin implements the gateway's plugin interfaces: a south plugin
+// that starts with its configuration and keeps its position.
+var (
+	_ edgeplugin.South     = (*CSV)(nil)
+	_ edgeplugin.Starter   = (*CSV)(nil)
+	_ edgeplugin.Persister = (*CSV)(nil)
+)
+
+// Start takes the configuration.
 func (c *CSV) Start(_ context.Context, s edgeplugin.Start) error {
 	if err := c.Reconfigure(s.Config); err != nil {
 		return err
@@ -52,12 +60,16 @@ func (c *CSV) Start(_ context.Context, s edgeplugin.Start) error {
 	if _, err := os.Stat(s.Config["file"]); err != nil {
 		return fmt.Errorf("csv file: %w", err)
 	}
-	if len(s.State) > 0 {
-		var st state
-		if err := json.Unmarshal(s.State, &st); err == nil && st.Row >= 0 {
-			c.row = st.Row
-		}
+	return nil
+}
+
+// Restore takes the position persisted by the previous run.
+func (c *CSV) Restore(raw json.RawMessage) error {
+	var st state
+	if err := json.Unmarshal(raw, &st); err != nil || st.Row < 0 {
+		return fmt.Errorf("persisted position %s: not a row", raw)
 	}
+	c.setPosition(st.Row)
 	return nil
 }
 
@@ -84,7 +96,7 @@ func (c *CSV) State() (json.RawMessage, error) {
 }
 
 // Run reads rows at the rate until ctx ends.
-func (c *CSV) Run(ctx context.Context, emit func([]edgeplugin.Reading) error) error {
+func (c *CSV) Run(ctx context.Context, sink edgeplugin.Sink) error {
 	c.mu.Lock()
 	path := c.cfg["file"]
 	c.mu.Unlock()
@@ -137,7 +149,14 @@ func (c *CSV) Run(ctx context.Context, emit func([]edgeplugin.Reading) error) er
 		if err != nil {
 			return err
 		}
-		if err := emit([]edgeplugin.Reading{reading}); err != nil {
+		receipt, err := sink.Submit([]edgeplugin.Reading{reading})
+		if errors.Is(err, edgeplugin.ErrStopped) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := receipt.Wait(ctx); err != nil && ctx.Err() == nil {
 			return err
 		}
 		c.setPosition(c.position() + 1)

@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1c\x65\x64ged/plugin/v1/plugin.proto\x12\x0f\x65\x64ged.plugin.v1\"\x11\n\x0f\x44\x65scribeRequest\"\xd9\x01\n\x04Item\x12\x13\n\x0b\x64\x65scription\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x0f\n\x07\x64\x65\x66\x61ult\x18\x03 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x04 \x01(\t\x12\r\n\x05order\x18\x05 \x01(\t\x12\x0f\n\x07options\x18\x06 \x03(\t\x12\x0f\n\x07minimum\x18\x07 \x01(\t\x12\x0f\n\x07maximum\x18\x08 \x01(\t\x12\x0e\n\x06length\x18\t \x01(\t\x12\x10\n\x08readonly\x18\n \x01(\t\x12\x11\n\tmandatory\x18\x0b \x01(\t\x12\x10\n\x08validity\x18\x0c \x01(\t\"\xde\x01\n\x0b\x44\x65scription\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x0c\n\x04kind\x18\x03 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x36\n\x05items\x18\x05 \x03(\x0b\x32\'.edged.plugin.v1.Description.ItemsEntry\x12\x10\n\x08persists\x18\x06 \x01(\x08\x1a\x43\n\nItemsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12$\n\x05value\x18\x02 \x01(\x0b\x32\x15.edged.plugin.v1.Item:\x02\x38\x01\"J\n\x07Reading\x12\r\n\x05\x61sset\x18\x01 \x01(\t\x12\x1b\n\x13timestamp_unix_nano\x18\x02 \x01(\x03\x12\x13\n\x0bvalues_json\x18\x03 \x01(\x0c\"\x98\x01\n\x0cStartRequest\x12\x0f\n\x07service\x18\x01 \x01(\t\x12\x39\n\x06\x63onfig\x18\x02 \x03(\x0b\x32).edged.plugin.v1.StartRequest.ConfigEntry\x12\r\n\x05state\x18\x03 \x01(\x0c\x1a-\n\x0b\x43onfigEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x0c\n\nStartReply\"\xb4\x01\n\x13ServiceStartRequest\x12\x0f\n\x07service\x18\x01 \x01(\t\x12@\n\x06\x63onfig\x18\x02 \x03(\x0b\x32\x30.edged.plugin.v1.ServiceStartRequest.ConfigEntry\x12\r\n\x05state\x18\x03 \x01(\x0c\x12\x0c\n\x04host\x18\x04 \x01(\r\x1a-\n\x0b\x43onfigEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"+\n\x0b\x43\x61llRequest\x12\x0e\n\x06method\x18\x01 \x01(\t\x12\x0c\n\x04\x62ody\x18\x02 \x01(\x0c\"\x19\n\tCallReply\x12\x0c\n\x04\x62ody\x18\x01 \x01(\x0c\"\x0c\n\nRunRequest\"3\n\x05\x42\x61tch\x12*\n\x08readings\x18\x01 \x03(\x0b\x32\x18.edged.plugin.v1.Reading\"\x84\x01\n\x12ReconfigureRequest\x12?\n\x06\x63onfig\x18\x01 \x03(\x0b\x32/.edged.plugin.v1.ReconfigureRequest.ConfigEntry\x1a-\n\x0b\x43onfigEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"#\n\x10ReconfigureReply\x12\x0f\n\x07restart\x18\x01 \x01(\x08\"\x0e\n\x0cStateRequest\"\x1b\n\nStateReply\x12\r\n\x05state\x18\x01 \x01(\x0c\"x\n\x0cWriteRequest\x12\x39\n\x06values\x18\x01 \x03(\x0b\x32).edged.plugin.v1.WriteRequest.ValuesEntry\x1a-\n\x0bValuesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x0c\n\nWriteReply\"9\n\x0bSendRequest\x12*\n\x08readings\x18\x01 \x03(\x0b\x32\x18.edged.plugin.v1.Reading\",\n\tSendReply\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x01 \x01(\x03\x12\r\n\x05\x65rror\x18\x02 \x01(\t\";\n\rIngestRequest\x12*\n\x08readings\x18\x01 \x03(\x0b\x32\x18.edged.plugin.v1.Reading\"9\n\x0bIngestReply\x12*\n\x08readings\x18\x01 \x03(\x0b\x32\x18.edged.plugin.v1.Reading2T\n\x06Plugin\x12J\n\x08\x44\x65scribe\x12 .edged.plugin.v1.DescribeRequest\x1a\x1c.edged.plugin.v1.Description2\xeb\x02\n\x05South\x12\x43\n\x05Start\x12\x1d.edged.plugin.v1.StartRequest\x1a\x1b.edged.plugin.v1.StartReply\x12<\n\x03Run\x12\x1b.edged.plugin.v1.RunRequest\x1a\x16.edged.plugin.v1.Batch0\x01\x12U\n\x0bReconfigure\x12#.edged.plugin.v1.ReconfigureRequest\x1a!.edged.plugin.v1.ReconfigureReply\x12\x43\n\x05State\x12\x1d.edged.plugin.v1.StateRequest\x1a\x1b.edged.plugin.v1.StateReply\x12\x43\n\x05Write\x12\x1d.edged.plugin.v1.WriteRequest\x1a\x1b.edged.plugin.v1.WriteReply2\xaa\x02\n\x05North\x12\x43\n\x05Start\x12\x1d.edged.plugin.v1.StartRequest\x1a\x1b.edged.plugin.v1.StartReply\x12@\n\x04Send\x12\x1c.edged.plugin.v1.SendRequest\x1a\x1a.edged.plugin.v1.SendReply\x12U\n\x0bReconfigure\x12#.edged.plugin.v1.ReconfigureRequest\x1a!.edged.plugin.v1.ReconfigureReply\x12\x43\n\x05State\x12\x1d.edged.plugin.v1.StateRequest\x1a\x1b.edged.plugin.v1.StateReply2\xb1\x02\n\x06\x46ilter\x12\x43\n\x05Start\x12\x1d.edged.plugin.v1.StartRequest\x1a\x1b.edged.plugin.v1.StartReply\x12\x46\n\x06Ingest\x12\x1e.edged.plugin.v1.IngestRequest\x1a\x1c.edged.plugin.v1.IngestReply\x12U\n\x0bReconfigure\x12#.edged.plugin.v1.ReconfigureRequest\x1a!.edged.plugin.v1.ReconfigureReply\x12\x43\n\x05State\x12\x1d.edged.plugin.v1.StateRequest\x1a\x1b.edged.plugin.v1.StateReply2\xb3\x02\n\x07Service\x12J\n\x05Start\x12$.edged.plugin.v1.ServiceStartRequest\x1a\x1b.edged.plugin.v1.StartReply\x12@\n\x04\x43\x61ll\x12\x1c.edged.plugin.v1.CallRequest\x1a\x1a.edged.plugin.v1.CallReply\x12U\n\x0bReconfigure\x12#.edged.plugin.v1.ReconfigureRequest\x1a!.edged.plugin.v1.ReconfigureReply\x12\x43\n\x05State\x12\x1d.edged.plugin.v1.StateRequest\x1a\x1b.edged.plugin.v1.StateReply2H\n\x04Host\x12@\n\x04\x43\x61ll\x12\x1c.edged.plugin.v1.CallRequest\x1a\x1a.edged.plugin.v1.CallReplyB.Z,github.com/edged/edged/pluginsdk/go/pluginpbb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1c\x65\x64ged/plugin/v1/plugin.proto\x12\x0f\x65\x64ged.plugin.v1\"\x11\n\x0f\x44\x65scribeRequest\"\xd9\x01\n\x04Item\x12\x13\n\x0b\x64\x65scription\x18\x01 \x01(\t\x12\x0c\n\x04type\x18\x02 \x01(\t\x12\x0f\n\x07\x64\x65\x66\x61ult\x18\x03 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x04 \x01(\t\x12\r\n\x05order\x18\x05 \x01(\t\x12\x0f\n\x07options\x18\x06 \x03(\t\x12\x0f\n\x07minimum\x18\x07 \x01(\t\x12\x0f\n\x07maximum\x18\x08 \x01(\t\x12\x0e\n\x06length\x18\t \x01(\t\x12\x10\n\x08readonly\x18\n \x01(\t\x12\x11\n\tmandatory\x18\x0b \x01(\t\x12\x10\n\x08validity\x18\x0c \x01(\t\"\xde\x01\n\x0b\x44\x65scription\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\t\x12\x0c\n\x04kind\x18\x03 \x01(\t\x12\x13\n\x0b\x64\x65scription\x18\x04 \x01(\t\x12\x36\n\x05items\x18\x05 \x03(\x0b\x32\'.edged.plugin.v1.Description.ItemsEntry\x12\x10\n\x08persists\x18\x06 \x01(\x08\x1a\x43\n\nItemsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12$\n\x05value\x18\x02 \x01(\x0b\x32\x15.edged.plugin.v1.Item:\x02\x38\x01\"J\n\x07Reading\x12\r\n\x05\x61sset\x18\x01 \x01(\t\x12\x1b\n\x13timestamp_unix_nano\x18\x02 \x01(\x03\x12\x13\n\x0bvalues_json\x18\x03 \x01(\x0c\"\x98\x01\n\x0cStartRequest\x12\x0f\n\x07service\x18\x01 \x01(\t\x12\x39\n\x06\x63onfig\x18\x02 \x03(\x0b\x32).edged.plugin.v1.StartRequest.ConfigEntry\x12\r\n\x05state\x18\x03 \x01(\x0c\x1a-\n\x0b\x43onfigEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x0c\n\nStartReply\"\xb4\x01\n\x13ServiceStartRequest\x12\x0f\n\x07service\x18\x01 \x01(\t\x12@\n\x06\x63onfig\x18\x02 \x03(\x0b\x32\x30.edged.plugin.v1.ServiceStartRequest.ConfigEntry\x12\r\n\x05state\x18\x03 \x01(\x0c\x12\x0c\n\x04host\x18\x04 \x01(\r\x1a-\n\x0b\x43onfigEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"+\n\x0b\x43\x61llRequest\x12\x0e\n\x06method\x18\x01 \x01(\t\x12\x0c\n\x04\x62ody\x18\x02 \x01(\x0c\"\x19\n\tCallReply\x12\x0c\n\x04\x62ody\x18\x01 \x01(\x0c\"\x0c\n\nRunRequest\"3\n\x05\x42\x61tch\x12*\n\x08readings\x18\x01 \x03(\x0b\x32\x18.edged.plugin.v1.Reading\"\x84\x01\n\x12ReconfigureRequest\x12?\n\x06\x63onfig\x18\x01 \x03(\x0b\x32/.edged.plugin.v1.ReconfigureRequest.ConfigEntry\x1a-\n\x0b\x43onfigEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"#\n\x10ReconfigureReply\x12\x0f\n\x07restart\x18\x01 \x01(\x08\"\x0e\n\x0cStateRequest\"\x1b\n\nStateReply\x12\r\n\x05state\x18\x01 \x01(\x0c\"\x9c\x01\n\x0cWriteRequest\x12\x39\n\x06values\x18\x01 \x03(\x0b\x32).edged.plugin.v1.WriteRequest.ValuesEntry\x12\r\n\x05\x61sset\x18\x02 \x01(\t\x12\x13\n\x0bvalues_json\x18\x03 \x01(\x0c\x1a-\n\x0bValuesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\x0c\n\nWriteReply\"9\n\x0bSendRequest\x12*\n\x08readings\x18\x01 \x03(\x0b\x32\x18.edged.plugin.v1.Reading\",\n\tSendReply\x12\x10\n\x08\x61\x63\x63\x65pted\x18\x01 \x01(\x03\x12\r\n\x05\x65rror\x18\x02 \x01(\t\";\n\rIngestRequest\x12*\n\x08readings\x18\x01 \x03(\x0b\x32\x18.edged.plugin.v1.Reading\"9\n\x0bIngestReply\x12*\n\x08readings\x18\x01 \x03(\x0b\x32\x18.edged.plugin.v1.Reading2T\n\x06Plugin\x12J\n\x08\x44\x65scribe\x12 .edged.plugin.v1.DescribeRequest\x1a\x1c.edged.plugin.v1.Description2\xeb\x02\n\x05South\x12\x43\n\x05Start\x12\x1d.edged.plugin.v1.StartRequest\x1a\x1b.edged.plugin.v1.StartReply\x12<\n\x03Run\x12\x1b.edged.plugin.v1.RunRequest\x1a\x16.edged.plugin.v1.Batch0\x01\x12U\n\x0bReconfigure\x12#.edged.plugin.v1.ReconfigureRequest\x1a!.edged.plugin.v1.ReconfigureReply\x12\x43\n\x05State\x12\x1d.edged.plugin.v1.StateRequest\x1a\x1b.edged.plugin.v1.StateReply\x12\x43\n\x05Write\x12\x1d.edged.plugin.v1.WriteRequest\x1a\x1b.edged.plugin.v1.WriteReply2\xaa\x02\n\x05North\x12\x43\n\x05Start\x12\x1d.edged.plugin.v1.StartRequest\x1a\x1b.edged.plugin.v1.StartReply\x12@\n\x04Send\x12\x1c.edged.plugin.v1.SendRequest\x1a\x1a.edged.plugin.v1.SendReply\x12U\n\x0bReconfigure\x12#.edged.plugin.v1.ReconfigureRequest\x1a!.edged.plugin.v1.ReconfigureReply\x12\x43\n\x05State\x12\x1d.edged.plugin.v1.StateRequest\x1a\x1b.edged.plugin.v1.StateReply2\xb1\x02\n\x06\x46ilter\x12\x43\n\x05Start\x12\x1d.edged.plugin.v1.StartRequest\x1a\x1b.edged.plugin.v1.StartReply\x12\x46\n\x06Ingest\x12\x1e.edged.plugin.v1.IngestRequest\x1a\x1c.edged.plugin.v1.IngestReply\x12U\n\x0bReconfigure\x12#.edged.plugin.v1.ReconfigureRequest\x1a!.edged.plugin.v1.ReconfigureReply\x12\x43\n\x05State\x12\x1d.edged.plugin.v1.StateRequest\x1a\x1b.edged.plugin.v1.StateReply2\xb3\x02\n\x07Service\x12J\n\x05Start\x12$.edged.plugin.v1.ServiceStartRequest\x1a\x1b.edged.plugin.v1.StartReply\x12@\n\x04\x43\x61ll\x12\x1c.edged.plugin.v1.CallRequest\x1a\x1a.edged.plugin.v1.CallReply\x12U\n\x0bReconfigure\x12#.edged.plugin.v1.ReconfigureRequest\x1a!.edged.plugin.v1.ReconfigureReply\x12\x43\n\x05State\x12\x1d.edged.plugin.v1.StateRequest\x1a\x1b.edged.plugin.v1.StateReply2H\n\x04Host\x12@\n\x04\x43\x61ll\x12\x1c.edged.plugin.v1.CallRequest\x1a\x1a.edged.plugin.v1.CallReplyB.Z,github.com/edged/edged/pluginsdk/go/pluginpbb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -80,30 +80,30 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_STATEREQUEST']._serialized_end=1266
   _globals['_STATEREPLY']._serialized_start=1268
   _globals['_STATEREPLY']._serialized_end=1295
-  _globals['_WRITEREQUEST']._serialized_start=1297
-  _globals['_WRITEREQUEST']._serialized_end=1417
-  _globals['_WRITEREQUEST_VALUESENTRY']._serialized_start=1372
-  _globals['_WRITEREQUEST_VALUESENTRY']._serialized_end=1417
-  _globals['_WRITEREPLY']._serialized_start=1419
-  _globals['_WRITEREPLY']._serialized_end=1431
-  _globals['_SENDREQUEST']._serialized_start=1433
-  _globals['_SENDREQUEST']._serialized_end=1490
-  _globals['_SENDREPLY']._serialized_start=1492
-  _globals['_SENDREPLY']._serialized_end=1536
-  _globals['_INGESTREQUEST']._serialized_start=1538
-  _globals['_INGESTREQUEST']._serialized_end=1597
-  _globals['_INGESTREPLY']._serialized_start=1599
-  _globals['_INGESTREPLY']._serialized_end=1656
-  _globals['_PLUGIN']._serialized_start=1658
-  _globals['_PLUGIN']._serialized_end=1742
-  _globals['_SOUTH']._serialized_start=1745
-  _globals['_SOUTH']._serialized_end=2108
-  _globals['_NORTH']._serialized_start=2111
-  _globals['_NORTH']._serialized_end=2409
-  _globals['_FILTER']._serialized_start=2412
-  _globals['_FILTER']._serialized_end=2717
-  _globals['_SERVICE']._serialized_start=2720
-  _globals['_SERVICE']._serialized_end=3027
-  _globals['_HOST']._serialized_start=3029
-  _globals['_HOST']._serialized_end=3101
+  _globals['_WRITEREQUEST']._serialized_start=1298
+  _globals['_WRITEREQUEST']._serialized_end=1454
+  _globals['_WRITEREQUEST_VALUESENTRY']._serialized_start=1409
+  _globals['_WRITEREQUEST_VALUESENTRY']._serialized_end=1454
+  _globals['_WRITEREPLY']._serialized_start=1456
+  _globals['_WRITEREPLY']._serialized_end=1468
+  _globals['_SENDREQUEST']._serialized_start=1470
+  _globals['_SENDREQUEST']._serialized_end=1527
+  _globals['_SENDREPLY']._serialized_start=1529
+  _globals['_SENDREPLY']._serialized_end=1573
+  _globals['_INGESTREQUEST']._serialized_start=1575
+  _globals['_INGESTREQUEST']._serialized_end=1634
+  _globals['_INGESTREPLY']._serialized_start=1636
+  _globals['_INGESTREPLY']._serialized_end=1693
+  _globals['_PLUGIN']._serialized_start=1695
+  _globals['_PLUGIN']._serialized_end=1779
+  _globals['_SOUTH']._serialized_start=1782
+  _globals['_SOUTH']._serialized_end=2145
+  _globals['_NORTH']._serialized_start=2148
+  _globals['_NORTH']._serialized_end=2446
+  _globals['_FILTER']._serialized_start=2449
+  _globals['_FILTER']._serialized_end=2754
+  _globals['_SERVICE']._serialized_start=2757
+  _globals['_SERVICE']._serialized_end=3064
+  _globals['_HOST']._serialized_start=3066
+  _globals['_HOST']._serialized_end=3138
 # @@protoc_insertion_point(module_scope)

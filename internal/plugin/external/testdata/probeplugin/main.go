@@ -7,14 +7,18 @@
 //	       is its environment, then waits
 //	hang   Start never returns (until the gateway gives up on it)
 //	panic  Start panics, which ends the process
-//	big    Run emits a batch of 200 MiB, which the SDK refuses, and fails
+//	big    Run submits a batch of 200 MiB, which the SDK refuses, and fails
 //	       with that refusal
+//
+// It writes to its "device" (Writer): a write of asset "pump" whose value
+// "speed" is an integer succeeds; any other is not writable.
 package main
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"time"
 
@@ -42,7 +46,21 @@ func (p *probe) Start(ctx context.Context, s edgeplugin.Start) error {
 
 func (p *probe) Reconfigure(edgeplugin.Config) error { return edgeplugin.ErrRestart }
 
-func (p *probe) Run(ctx context.Context, emit func([]edgeplugin.Reading) error) error {
+// The probe implements the gateway's plugin interfaces.
+var (
+	_ edgeplugin.South   = (*probe)(nil)
+	_ edgeplugin.Starter = (*probe)(nil)
+	_ edgeplugin.Writer  = (*probe)(nil)
+)
+
+func (p *probe) Write(_ context.Context, asset string, values map[string]any) error {
+	if _, ok := values["speed"].(int64); asset != "pump" || !ok || len(values) != 1 {
+		return fmt.Errorf("%w: asset %q values %v", edgeplugin.ErrNotWritable, asset, values)
+	}
+	return nil
+}
+
+func (p *probe) Run(ctx context.Context, sink edgeplugin.Sink) error {
 	switch p.mode {
 	case "big":
 		v := append(append([]byte(`{"x":"`), bytes.Repeat([]byte("a"), 1<<20)...), `"}`...)
@@ -50,7 +68,7 @@ func (p *probe) Run(ctx context.Context, emit func([]edgeplugin.Reading) error) 
 		for i := range rs {
 			rs[i] = edgeplugin.Reading{Asset: "big", Timestamp: time.Now(), Values: v}
 		}
-		if err := emit(rs); err != nil {
+		if _, err := sink.Submit(rs); err != nil {
 			return err
 		}
 	default:
@@ -58,9 +76,7 @@ func (p *probe) Run(ctx context.Context, emit func([]edgeplugin.Reading) error) 
 		if err != nil {
 			return err
 		}
-		if err := emit([]edgeplugin.Reading{r}); err != nil {
-			return err
-		}
+		sink.Put([]edgeplugin.Reading{r})
 	}
 	<-ctx.Done()
 	return nil
