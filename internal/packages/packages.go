@@ -90,12 +90,9 @@ type Restarter interface {
 	Restart(ctx context.Context, service string) error
 }
 
-// Filters holds the filter plugins the pipelines run; *filter.Manager
-// implements it.
+// Filters are the filter instances of the pipelines, which a package's
+// filter plugin may be used by; *filter.Manager implements it.
 type Filters interface {
-	Lookup(name string) (plugin.FilterDefinition, bool)
-	AddPlugin(d plugin.FilterDefinition, replace bool) error
-	RemovePlugin(name string) bool
 	UsedBy(ctx context.Context, pluginName string) ([]string, error)
 	Pipeline(ctx context.Context, service string) ([]string, error)
 }
@@ -107,9 +104,8 @@ type Options struct {
 	Store   Store
 	Audit   Auditor
 	Plugins *plugin.Registry
-	// Filters is where filter plugins run (the filter pipelines); an
-	// installed filter plugin is added there too. nil: filter packages are
-	// registered in Plugins only.
+	// Filters tells which filter instances use a plugin (the filter
+	// pipelines find installed filter plugins in Plugins). nil: none.
 	Filters Filters
 	// Restart restarts the services of an updated plugin; nil: none.
 	Restart Restarter
@@ -255,14 +251,9 @@ func (m *Manager) register(ctx context.Context, dir, digest string, replace bool
 	return m.addDefinition(def, replace)
 }
 
-// addDefinition adds def to the registry, and to the filters when it is a
-// filter plugin.
+// addDefinition adds def to the registry (the filter pipelines find a
+// filter plugin there too).
 func (m *Manager) addDefinition(def plugin.Definition, replace bool) error {
-	if fd, ok := external.FilterDefinition(def); ok && m.o.Filters != nil {
-		if err := m.o.Filters.AddPlugin(fd, replace); err != nil {
-			return err
-		}
-	}
 	if replace {
 		return m.o.Plugins.Replace(def)
 	}
@@ -466,11 +457,6 @@ func (m *Manager) Install(ctx context.Context, typ, name, version string, allowD
 		if _, ok := m.o.Plugins.Lookup(name); ok {
 			return Started{}, fault.New(fault.Conflict, "a plugin named %q is built in", name)
 		}
-		if m.o.Filters != nil {
-			if _, ok := m.o.Filters.Lookup(name); ok {
-				return Started{}, fault.New(fault.Conflict, "a filter plugin named %q is built in", name)
-			}
-		}
 	}
 	lg := m.newLog("install-" + name)
 	ix, err := m.index(ctx, repo, lg, auditInstalled, map[string]any{"name": name})
@@ -658,7 +644,6 @@ func (m *Manager) Remove(ctx context.Context, name string) error {
 		if len(users) > 0 {
 			return fault.New(fault.Conflict, "filter %q uses plugin %q: delete it first", users[0], name)
 		}
-		m.o.Filters.RemovePlugin(name)
 	}
 	m.o.Plugins.Remove(name)
 	if err := os.RemoveAll(dir); err != nil {

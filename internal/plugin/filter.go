@@ -1,7 +1,6 @@
 package plugin
 
 import (
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
@@ -22,19 +21,6 @@ type FilterEnv struct {
 	// Instance is the filter instance's name; its state is persisted under
 	// it.
 	Instance string
-}
-
-// FilterDefinition describes a filter plugin. A filter that keeps state
-// between batches (delta, downsample) implements Persister and sets
-// Persists; its state is stored as the plugin data of its instance in the
-// service when the pipeline stops and handed back when it starts.
-type FilterDefinition struct {
-	Name        string
-	Version     string
-	Description string
-	Items       map[string]configmgr.Item
-	Persists    bool
-	New         func(env FilterEnv, cfg Config) (Filter, error)
 }
 
 // Snapshotter may be implemented by a Persister filter whose state is

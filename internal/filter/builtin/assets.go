@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
@@ -15,17 +14,13 @@ const (
 	ItemAssetsPatterns = "assets"
 )
 
-func assetsDefinition() plugin.FilterDefinition {
-	return plugin.FilterDefinition{
+func assetsDefinition() plugin.Definition {
+	return plugin.Definition{
+		Kind: plugin.KindFilter,
 		Name: "assets", Version: "1.0.0",
 		Description: "Passes on or drops readings by asset code pattern",
-		Items: map[string]configmgr.Item{
-			ItemAssetsAction: {Description: "include: only readings of matching assets pass; exclude: readings of matching assets are dropped",
-				Type: configmgr.TypeEnumeration, Options: []string{"include", "exclude"}, Default: "include", DisplayName: "Action", Order: "2"},
-			ItemAssetsPatterns: {Description: `Asset code patterns: ["line1/*", "pump?"]; * and ? are wildcards`,
-				Type: configmgr.TypeJSON, Default: `["*"]`, DisplayName: "Assets", Order: "3"},
-		},
-		New: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
+		Items:       plugin.ItemsOf(assetsConfig{}),
+		NewFilter: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
 			a := &assets{}
 			return a, a.Reconfigure(cfg)
 		},

@@ -1,6 +1,6 @@
 // Package builtin holds the filter plugins compiled into the gateway:
 // scale, rename, expression, delta, downsample, assets and metadata. Each
-// is a plugin.FilterDefinition; their configurations are validated when an
+// is a plugin.Definition of kind filter, in the gateway's one plugin registry; their configurations are validated when an
 // instance is created and whenever it is reconfigured.
 package builtin
 
@@ -14,8 +14,8 @@ import (
 )
 
 // Definitions returns the built-in filter plugins.
-func Definitions() []plugin.FilterDefinition {
-	return []plugin.FilterDefinition{
+func Definitions() []plugin.Definition {
+	return []plugin.Definition{
 		scaleDefinition(),
 		renameDefinition(),
 		expressionDefinition(),

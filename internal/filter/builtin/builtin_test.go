@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edged/edged/internal/filter"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
@@ -32,7 +31,7 @@ func newFilter(t *testing.T, name string, overrides map[string]string) plugin.Fi
 			cfg[k] = it.Default
 		}
 		maps.Copy(cfg, overrides)
-		f, err := d.New(plugin.FilterEnv{}, cfg)
+		f, err := d.NewFilter(plugin.FilterEnv{}, cfg)
 		if err != nil {
 			t.Fatalf("New %s: %v", name, err)
 		}
@@ -176,7 +175,7 @@ func TestRefusedConfigurations(t *testing.T) {
 					cfg[k] = it.Default
 				}
 				maps.Copy(cfg, tt.cfg)
-				if _, err := d.New(plugin.FilterEnv{}, cfg); err == nil {
+				if _, err := d.NewFilter(plugin.FilterEnv{}, cfg); err == nil {
 					t.Errorf("New accepted %v", tt.cfg)
 				}
 			}
@@ -224,10 +223,13 @@ func TestStateRoundTrip(t *testing.T) {
 }
 
 func TestDefinitions(t *testing.T) {
-	if _, err := filter.New(filter.Options{Plugins: Definitions()}); err != nil {
+	if _, err := plugin.NewRegistry(Definitions()...); err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range Definitions() {
+		if d.Kind != plugin.KindFilter || d.NewFilter == nil {
+			t.Errorf("%s is no filter plugin: kind %q", d.Name, d.Kind)
+		}
 		if d.Version == "" || d.Description == "" {
 			t.Errorf("%s lacks a version or description", d.Name)
 		}

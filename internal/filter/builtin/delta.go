@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
@@ -20,18 +19,14 @@ const (
 	ItemDeltaMaxPeriod = "maxPeriod"
 )
 
-func deltaDefinition() plugin.FilterDefinition {
-	return plugin.FilterDefinition{
+func deltaDefinition() plugin.Definition {
+	return plugin.Definition{
+		Kind: plugin.KindFilter,
 		Name: "delta", Version: "1.0.0",
 		Description: "Passes a datapoint on only when it moved by more than a tolerance since it was last passed on, or at least every maxPeriod seconds; a reading left without datapoints is dropped",
-		Items: map[string]configmgr.Item{
-			ItemDeltaTolerance: {Description: "Smallest change of a numeric datapoint that is passed on (absolute); other values pass when they change",
-				Type: configmgr.TypeFloat, Default: "0", DisplayName: "Tolerance", Order: "2", Minimum: "0"},
-			ItemDeltaMaxPeriod: {Description: "Seconds, by the readings' timestamps, after which a datapoint is passed on even unchanged; 0: never",
-				Type: configmgr.TypeInteger, Default: "0", DisplayName: "Maximum period (s)", Order: "3", Minimum: "0"},
-		},
-		Persists: true,
-		New: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
+		Items:       plugin.ItemsOf(deltaConfig{}),
+		Persists:    true,
+		NewFilter: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
 			d := &delta{last: map[string]map[string]sent{}}
 			return d, d.Reconfigure(cfg)
 		},

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
@@ -25,18 +24,14 @@ const (
 	FuncLast    = "last"
 )
 
-func downsampleDefinition() plugin.FilterDefinition {
-	return plugin.FilterDefinition{
+func downsampleDefinition() plugin.Definition {
+	return plugin.Definition{
+		Kind: plugin.KindFilter,
 		Name: "downsample", Version: "1.0.0",
 		Description: "One reading per asset and interval (by the readings' timestamps, aligned to the interval), stamped with the interval's start: numeric datapoints aggregated, others their last value. An interval's reading is passed on when a reading of a later interval arrives",
-		Items: map[string]configmgr.Item{
-			ItemDownsampleInterval: {Description: "Length of an interval, in seconds", Type: configmgr.TypeInteger,
-				Default: "60", DisplayName: "Interval (s)", Order: "2", Minimum: "1", Maximum: "86400"},
-			ItemDownsampleFunction: {Description: "How numeric datapoints of an interval are combined", Type: configmgr.TypeEnumeration,
-				Options: []string{FuncAverage, FuncMin, FuncMax, FuncLast}, Default: FuncAverage, DisplayName: "Function", Order: "3"},
-		},
-		Persists: true,
-		New: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
+		Items:       plugin.ItemsOf(downsampleConfig{}),
+		Persists:    true,
+		NewFilter: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
 			d := &downsample{open: map[string]*bucket{}}
 			return d, d.Reconfigure(cfg)
 		},

@@ -8,7 +8,6 @@ import (
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
 
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
@@ -16,15 +15,13 @@ import (
 // ItemExpressions is the expression filter's list of computed datapoints.
 const ItemExpressions = "expressions"
 
-func expressionDefinition() plugin.FilterDefinition {
-	return plugin.FilterDefinition{
+func expressionDefinition() plugin.Definition {
+	return plugin.Definition{
+		Kind: plugin.KindFilter,
 		Name: "expression", Version: "1.0.0",
 		Description: "Computes datapoints from a reading's datapoints with expressions (expr-lang)",
-		Items: map[string]configmgr.Item{
-			ItemExpressions: {Description: `Datapoints to compute, in order, each from the reading's datapoints and those computed before it: [{"name": "power", "expression": "voltage * current"}]; an existing datapoint of that name is replaced. A reading lacking a datapoint an expression uses, or an expression giving nil, leaves that datapoint out`,
-				Type: configmgr.TypeJSON, Default: `[]`, DisplayName: "Expressions", Order: "2"},
-		},
-		New: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
+		Items:       plugin.ItemsOf(expressionConfig{}),
+		NewFilter: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
 			e := &expression{}
 			return e, e.Reconfigure(cfg)
 		},

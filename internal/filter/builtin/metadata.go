@@ -2,7 +2,6 @@ package builtin
 
 import (
 	"context"
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
@@ -10,15 +9,13 @@ import (
 // ItemMetadata is the metadata filter's datapoints to add.
 const ItemMetadata = "metadata"
 
-func metadataDefinition() plugin.FilterDefinition {
-	return plugin.FilterDefinition{
+func metadataDefinition() plugin.Definition {
+	return plugin.Definition{
+		Kind: plugin.KindFilter,
 		Name: "metadata", Version: "1.0.0",
 		Description: "Adds constant datapoints to every reading",
-		Items: map[string]configmgr.Item{
-			ItemMetadata: {Description: `Datapoints to add: {"site": "plant 4", "line": 2}; a datapoint the reading already has keeps its value`,
-				Type: configmgr.TypeJSON, Default: `{}`, DisplayName: "Metadata", Order: "2"},
-		},
-		New: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
+		Items:       plugin.ItemsOf(metadataConfig{}),
+		NewFilter: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
 			m := &metadata{}
 			return m, m.Reconfigure(cfg)
 		},

@@ -2,7 +2,6 @@ package builtin
 
 import (
 	"context"
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
@@ -13,17 +12,13 @@ const (
 	ItemRenameDatapoints = "datapoints"
 )
 
-func renameDefinition() plugin.FilterDefinition {
-	return plugin.FilterDefinition{
+func renameDefinition() plugin.Definition {
+	return plugin.Definition{
+		Kind: plugin.KindFilter,
 		Name: "rename", Version: "1.0.0",
 		Description: "Renames assets and datapoints",
-		Items: map[string]configmgr.Item{
-			ItemRenameAssets: {Description: `Asset codes to rename, old to new: {"plc1": "boiler"}`,
-				Type: configmgr.TypeJSON, Default: `{}`, DisplayName: "Assets", Order: "2"},
-			ItemRenameDatapoints: {Description: `Datapoints to rename, old to new: {"hr100": "temperature"}; a renamed datapoint replaces one of its new name`,
-				Type: configmgr.TypeJSON, Default: `{}`, DisplayName: "Datapoints", Order: "3"},
-		},
-		New: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
+		Items:       plugin.ItemsOf(renameConfig{}),
+		NewFilter: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
 			r := &rename{}
 			return r, r.Reconfigure(cfg)
 		},

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
@@ -12,15 +11,13 @@ import (
 // ItemScaleRules is the scale filter's list of rules.
 const ItemScaleRules = "rules"
 
-func scaleDefinition() plugin.FilterDefinition {
-	return plugin.FilterDefinition{
+func scaleDefinition() plugin.Definition {
+	return plugin.Definition{
+		Kind: plugin.KindFilter,
 		Name: "scale", Version: "1.0.0",
 		Description: "Scales numeric datapoints: value × factor + offset, by asset and datapoint pattern",
-		Items: map[string]configmgr.Item{
-			ItemScaleRules: {Description: `Rules tried in order, the first matching a datapoint applies: [{"asset": "*", "datapoint": "temp*", "factor": 0.1, "offset": -40}]; asset defaults to "*"; * and ? are wildcards`,
-				Type: configmgr.TypeJSON, Default: `[{"datapoint": "*", "factor": 1, "offset": 0}]`, DisplayName: "Rules", Order: "2"},
-		},
-		New: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
+		Items:       plugin.ItemsOf(scaleConfig{}),
+		NewFilter: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
 			s := &scale{}
 			return s, s.Reconfigure(cfg)
 		},

@@ -122,12 +122,10 @@ func LoadWith(ctx context.Context, path string, o Options) (plugin.Definition, e
 
 // items converts the plugin's items to configuration items.
 func items(in map[string]edgeplugin.Item) map[string]configmgr.Item {
-	out := make(map[string]configmgr.Item, len(in))
-	for n, it := range in {
-		out[n] = configmgr.Item{Description: it.Description, Type: it.Type, Default: it.Default,
-			DisplayName: it.DisplayName, Order: it.Order, Options: it.Options, Minimum: it.Minimum,
-			Maximum: it.Maximum, Length: it.Length, Readonly: it.Readonly, Mandatory: it.Mandatory,
-			Validity: it.Validity, Value: it.Default}
+	out := plugin.ConfigItems(in)
+	for n, it := range out {
+		it.Value = it.Default
+		out[n] = it
 	}
 	return out
 }

@@ -16,16 +16,6 @@ import (
 // hung plugin cannot hold its service's readings.
 const ingestWait = 30 * time.Second
 
-// FilterDefinition returns the filter pipeline's definition of an external
-// filter plugin (def of kind filter, from Load), for internal/filter.
-func FilterDefinition(def plugin.Definition) (plugin.FilterDefinition, bool) {
-	if def.Kind != plugin.KindFilter || def.NewFilter == nil {
-		return plugin.FilterDefinition{}, false
-	}
-	return plugin.FilterDefinition{Name: def.Name, Version: def.Version, Description: def.Description,
-		Items: def.Items, Persists: def.Persists, New: def.NewFilter}, true
-}
-
 // extFilter is an instance of an external filter plugin: one process from
 // its creation to Close. A process that dies is started again, with the
 // last configuration and state, for the next batch.

@@ -35,7 +35,6 @@ import (
 	"time"
 
 	"github.com/edged/edged/internal/clock"
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
@@ -76,20 +75,7 @@ func Definition() plugin.Definition {
 	return plugin.Definition{
 		Name: Name, Version: "1.0.0", Kind: plugin.KindNorth,
 		Description: "Sends readings over HTTP to another gateway's http_south, as JSON arrays of {timestamp, asset, readings}",
-		Items: map[string]configmgr.Item{
-			ItemURL: {Description: "URL readings are posted to: another gateway's http_south", Type: configmgr.TypeURL,
-				Default: DefaultURL, DisplayName: "URL", Order: "1"},
-			ItemBlockSize: {Description: "Most readings sent in one request", Type: configmgr.TypeInteger,
-				Default: "500", DisplayName: "Block size", Order: "2", Minimum: "1", Maximum: "10000"},
-			ItemTimeout: {Description: "Seconds one request may take before it counts as failed", Type: configmgr.TypeInteger,
-				Default: "10", DisplayName: "Request timeout (s)", Order: "3", Minimum: "1", Maximum: "3600"},
-			ItemMaxRetryInterval: {Description: "Longest wait, in seconds, between retries while the destination is unreachable",
-				Type: configmgr.TypeInteger, Default: "30", DisplayName: "Maximum retry interval (s)", Order: "4",
-				Minimum: "1", Maximum: "3600"},
-			ItemRejectAfter: {Description: "Times in a row the destination may refuse a reading as invalid (400, 422) before it is set aside and forwarding goes on",
-				Type: configmgr.TypeInteger, Default: "3", DisplayName: "Refusals before setting aside", Order: "5",
-				Minimum: "1", Maximum: "100"},
-		},
+		Items:       plugin.ItemsOf(Config{}),
 		NewNorth: func(env plugin.NorthEnv, cfg plugin.Config) (plugin.North, error) {
 			return New(env, cfg, http.DefaultClient)
 		},

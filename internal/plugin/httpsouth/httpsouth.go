@@ -20,7 +20,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
@@ -53,15 +52,8 @@ func Definition() plugin.Definition {
 	return plugin.Definition{
 		Name: Name, Version: "1.0.0", Kind: plugin.KindSouth, Checks: true,
 		Description: "Readings posted over HTTP as a JSON array of {timestamp, asset, readings}",
-		Items: map[string]configmgr.Item{
-			ItemPort: {Description: "TCP port to listen on", Type: configmgr.TypeInteger, Default: "6683",
-				DisplayName: "Port", Order: "1", Minimum: "1", Maximum: "65535"},
-			ItemURI: {Description: "Path the readings are posted to, without the leading slash", Type: configmgr.TypeString,
-				Default: "sensor-reading", DisplayName: "URI", Order: "2", Length: "255"},
-			ItemPrefix: {Description: "Prefix added to every asset name", Type: configmgr.TypeString,
-				Default: "", DisplayName: "Asset name prefix", Order: "3", Length: "255"},
-		},
-		New: newHTTPSouth,
+		Items:       plugin.ItemsOf(Config{}),
+		New:         newHTTPSouth,
 	}
 }
 

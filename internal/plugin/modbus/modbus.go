@@ -25,7 +25,6 @@ import (
 
 	"github.com/edged/edged/internal/backoff"
 	"github.com/edged/edged/internal/clock"
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
@@ -71,25 +70,8 @@ func Definition() plugin.Definition {
 	return plugin.Definition{
 		Name: Name, Version: "1.0.0", Kind: plugin.KindSouth,
 		Description: "Polls Modbus TCP or RTU devices: coils, discrete inputs, holding and input registers mapped to datapoints of assets",
-		Items: map[string]configmgr.Item{
-			ItemURL: {Description: "The device: tcp://host:port (Modbus TCP) or rtu:///dev/ttyUSB0 (RTU over a serial line)",
-				Type: configmgr.TypeString, Default: "tcp://127.0.0.1:502", DisplayName: "Device URL", Order: "1", Mandatory: "true"},
-			ItemMap: {Description: `What to read: [{"asset": "boiler", "datapoint": "temperature", "slave": 1, "type": "holding", "address": 0, "format": "int16", "wordOrder": "high", "scale": 0.1, "offset": 0}]; type is coil, discrete, holding or input; format (registers only) int16, uint16 (default), int32, uint32, float32 or float64; wordOrder high (default: high word first) or low; a coil or discrete input reads as 0 or 1`,
-				Type: configmgr.TypeJSON, Default: `[]`, DisplayName: "Register map", Order: "2"},
-			ItemPollInterval: {Description: "Milliseconds between two polls of the map", Type: configmgr.TypeInteger,
-				Default: "1000", DisplayName: "Poll interval (ms)", Order: "3", Minimum: "10", Maximum: "86400000"},
-			ItemTimeout: {Description: "Milliseconds a request may take", Type: configmgr.TypeInteger,
-				Default: "1000", DisplayName: "Request timeout (ms)", Order: "4", Minimum: "10", Maximum: "60000"},
-			ItemReconnectMax: {Description: "Longest wait, in seconds, between attempts to reopen a lost connection", Type: configmgr.TypeInteger,
-				Default: "30", DisplayName: "Maximum reconnect interval (s)", Order: "5", Minimum: "1", Maximum: "3600"},
-			ItemBaudRate: {Description: "Serial line speed (RTU only)", Type: configmgr.TypeInteger,
-				Default: "19200", DisplayName: "Baud rate", Order: "6", Minimum: "300", Maximum: "921600"},
-			ItemParity: {Description: "Serial line parity (RTU only)", Type: configmgr.TypeEnumeration,
-				Options: []string{"none", "even", "odd"}, Default: "even", DisplayName: "Parity", Order: "7"},
-			ItemStopBits: {Description: "Serial line stop bits (RTU only); 0 picks the standard's: 1 with parity, 2 without", Type: configmgr.TypeInteger,
-				Default: "0", DisplayName: "Stop bits", Order: "8", Minimum: "0", Maximum: "2"},
-		},
-		New: func(env plugin.Env, cfg plugin.Config) (plugin.South, error) { return New(env, cfg) },
+		Items:       plugin.ItemsOf(Config{}),
+		New:         func(env plugin.Env, cfg plugin.Config) (plugin.South, error) { return New(env, cfg) },
 	}
 }
 

@@ -14,7 +14,6 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/tlsclient"
 )
@@ -30,23 +29,6 @@ const (
 	ItemProtocol = "protocolVersion"
 )
 
-// connectionItems returns the items of the connection, ordered from first.
-func connectionItems() map[string]configmgr.Item {
-	return map[string]configmgr.Item{
-		ItemBroker: {Description: "The broker: tcp://host:1883, or ssl://host:8883 for TLS", Type: configmgr.TypeString,
-			Default: "tcp://127.0.0.1:1883", DisplayName: "Broker", Order: "1", Mandatory: "true"},
-		ItemClientID: {Description: "MQTT client identifier; empty: edged-<service name>. The broker keeps the session under it",
-			Type: configmgr.TypeString, Default: "", DisplayName: "Client id", Order: "2", Length: "128"},
-		ItemUsername: {Description: "User name; empty: none", Type: configmgr.TypeString, Default: "", DisplayName: "User name", Order: "3"},
-		ItemPassword: {Description: "Password", Type: configmgr.TypePassword, Default: "", DisplayName: "Password", Order: "4"},
-		ItemCA: {Description: "PEM certificate(s) of the authority the broker's TLS certificate must chain to; empty: the system's",
-			Type: configmgr.TypeString, Default: "", DisplayName: "CA certificate", Order: "5"},
-		ItemTimeout: {Description: "Seconds a connection attempt or an acknowledgement may take", Type: configmgr.TypeInteger,
-			Default: "10", DisplayName: "Timeout (s)", Order: "6", Minimum: "1", Maximum: "3600"},
-		ItemProtocol: {Description: "MQTT protocol version", Type: configmgr.TypeEnumeration, Options: []string{"3.1.1", "5"},
-			Default: "3.1.1", DisplayName: "Protocol version", Order: "7"},
-	}
-}
 
 // connection is a checked connection configuration.
 type connection struct {

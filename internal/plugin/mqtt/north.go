@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"maps"
 	"sync"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/edged/edged/internal/clock"
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/plugin/format"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
@@ -29,19 +27,10 @@ const (
 
 // NorthDefinition describes the north plugin.
 func NorthDefinition() plugin.Definition {
-	items := connectionItems()
-	maps.Copy(items, map[string]configmgr.Item{
-		ItemTopic: {Description: "Topic template, " + format.Help,
-			Type: configmgr.TypeString, Default: "edged/{{.Asset}}", DisplayName: "Topic", Order: "10", Mandatory: "true"},
-		ItemPayload: {Description: "Payload template, " + format.Help + "; the default sends {asset, timestamp, readings}",
-			Type: configmgr.TypeString, Default: format.DefaultPayload, DisplayName: "Payload", Order: "11", Mandatory: "true"},
-		ItemRetain: {Description: "Publish with the retain flag", Type: configmgr.TypeBoolean,
-			Default: "false", DisplayName: "Retain", Order: "12"},
-	})
 	return plugin.Definition{
 		Name: NorthName, Version: "1.0.0", Kind: plugin.KindNorth,
 		Description: "Publishes readings to an MQTT broker with QoS 1; a reading counts as sent once the broker acknowledged it",
-		Items:       items,
+		Items:       plugin.ItemsOf(NorthConfig{}),
 		NewNorth:    func(env plugin.NorthEnv, cfg plugin.Config) (plugin.North, error) { return NewNorth(env, cfg) },
 	}
 }

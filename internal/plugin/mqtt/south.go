@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"maps"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,7 +16,6 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/edged/edged/internal/clock"
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
@@ -37,25 +35,10 @@ const (
 
 // SouthDefinition describes the south plugin.
 func SouthDefinition() plugin.Definition {
-	items := connectionItems()
-	maps.Copy(items, map[string]configmgr.Item{
-		ItemTopics: {Description: `Topic filters to subscribe to, wildcards allowed: ["plant/+/sensors/#"]`, Type: configmgr.TypeJSON,
-			Default: `["edged/#"]`, DisplayName: "Topics", Order: "10"},
-		ItemQoS: {Description: "Subscription QoS: 0 (at most once) or 1 (at least once: a message is acknowledged to the broker only once its readings are stored)",
-			Type: configmgr.TypeEnumeration, Options: []string{"0", "1"}, Default: "1", DisplayName: "QoS", Order: "11"},
-		ItemAssetLevel: {Description: "Which level of the topic names the asset, counted from 0; -1: the whole topic. Used unless assetField is set",
-			Type: configmgr.TypeInteger, Default: "-1", DisplayName: "Asset topic level", Order: "12", Minimum: "-1", Maximum: "100"},
-		ItemAssetField: {Description: "Field of a JSON payload naming the asset (taken out of the datapoints); empty: the topic names it",
-			Type: configmgr.TypeString, Default: "", DisplayName: "Asset field", Order: "13"},
-		ItemTimestampField: {Description: "Field of a JSON payload holding the reading's time (the API's timestamp forms, RFC 3339, or seconds since 1970); empty or absent: the time of arrival",
-			Type: configmgr.TypeString, Default: "", DisplayName: "Timestamp field", Order: "14"},
-		ItemValueName: {Description: "Datapoint name of a plain numeric payload", Type: configmgr.TypeString,
-			Default: "value", DisplayName: "Value name", Order: "15", Mandatory: "true"},
-	})
 	return plugin.Definition{
 		Name: SouthName, Version: "1.0.0", Kind: plugin.KindSouth,
 		Description: "Subscribes to MQTT topics and turns JSON or numeric messages into readings",
-		Items:       items,
+		Items:       plugin.ItemsOf(SouthConfig{}),
 		New:         func(env plugin.Env, cfg plugin.Config) (plugin.South, error) { return NewSouth(env, cfg) },
 	}
 }

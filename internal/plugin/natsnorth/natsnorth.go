@@ -20,7 +20,6 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/edged/edged/internal/clock"
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/plugin/format"
 	"github.com/edged/edged/internal/tlsclient"
@@ -51,24 +50,8 @@ func Definition() plugin.Definition {
 	return plugin.Definition{
 		Name: Name, Version: "1.0.0", Kind: plugin.KindNorth,
 		Description: "Publishes readings to NATS JetStream; a reading counts as sent once the stream acknowledged it",
-		Items: map[string]configmgr.Item{
-			ItemServers: {Description: "NATS servers, comma-separated: nats://host:4222 (tls://host:4222 for TLS)", Type: configmgr.TypeString,
-				Default: "nats://127.0.0.1:4222", DisplayName: "Servers", Order: "1", Mandatory: "true"},
-			ItemSubject: {Description: "Subject template (it must be bound to a JetStream stream), " + format.Help, Type: configmgr.TypeString,
-				Default: "edged.{{.Asset}}", DisplayName: "Subject", Order: "2", Mandatory: "true"},
-			ItemPayload: {Description: "Payload template, " + format.Help, Type: configmgr.TypeString,
-				Default: format.DefaultPayload, DisplayName: "Payload", Order: "3", Mandatory: "true"},
-			ItemCredentials: {Description: "Path of a NATS credentials file (user JWT and seed); empty: none", Type: configmgr.TypeString,
-				Default: "", DisplayName: "Credentials file", Order: "4"},
-			ItemToken:    {Description: "Authentication token; empty: none", Type: configmgr.TypePassword, Default: "", DisplayName: "Token", Order: "5"},
-			ItemUsername: {Description: "User name; empty: none", Type: configmgr.TypeString, Default: "", DisplayName: "User name", Order: "6"},
-			ItemPassword: {Description: "Password", Type: configmgr.TypePassword, Default: "", DisplayName: "Password", Order: "7"},
-			ItemCA: {Description: "PEM certificate(s) of the authority the servers' TLS certificates must chain to; empty: the system's (TLS only with tls:// servers or when the server requires it)",
-				Type: configmgr.TypeString, Default: "", DisplayName: "CA certificate", Order: "8"},
-			ItemTimeout: {Description: "Seconds a connection attempt or an acknowledgement may take", Type: configmgr.TypeInteger,
-				Default: "10", DisplayName: "Timeout (s)", Order: "9", Minimum: "1", Maximum: "3600"},
-		},
-		NewNorth: func(env plugin.NorthEnv, cfg plugin.Config) (plugin.North, error) { return New(env, cfg) },
+		Items:       plugin.ItemsOf(Config{}),
+		NewNorth:    func(env plugin.NorthEnv, cfg plugin.Config) (plugin.North, error) { return New(env, cfg) },
 	}
 }
 

@@ -31,7 +31,6 @@ import (
 	"github.com/gopcua/opcua/ua"
 
 	"github.com/edged/edged/internal/clock"
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
@@ -67,32 +66,8 @@ func Definition() plugin.Definition {
 	return plugin.Definition{
 		Name: Name, Version: "1.0.0", Kind: plugin.KindSouth,
 		Description: "Subscribes to OPC UA variables; each data change becomes a reading stamped with the server's source timestamp",
-		Items: map[string]configmgr.Item{
-			ItemEndpoint: {Description: "The server's endpoint URL", Type: configmgr.TypeString,
-				Default: "opc.tcp://127.0.0.1:4840", DisplayName: "Endpoint", Order: "1", Mandatory: "true"},
-			ItemSecurityPolicy: {Description: "Security policy", Type: configmgr.TypeEnumeration, Options: []string{"None", "Basic256Sha256"},
-				Default: "None", DisplayName: "Security policy", Order: "2"},
-			ItemSecurityMode: {Description: "Message security mode (None goes with the policy None)", Type: configmgr.TypeEnumeration,
-				Options: []string{"None", "Sign", "SignAndEncrypt"}, Default: "None", DisplayName: "Security mode", Order: "3"},
-			ItemCertificate: {Description: "The gateway's client certificate (PEM) for a secure channel; empty: a self-signed one made at each start, which the server must be set to accept",
-				Type: configmgr.TypeString, Default: "", DisplayName: "Client certificate", Order: "4"},
-			ItemPrivateKey: {Description: "The client certificate's RSA private key (PEM)", Type: configmgr.TypePassword,
-				Default: "", DisplayName: "Client private key", Order: "5"},
-			ItemUsername: {Description: "User name identity; empty: anonymous", Type: configmgr.TypeString, Default: "", DisplayName: "User name", Order: "6"},
-			ItemPassword: {Description: "Password of the user name identity", Type: configmgr.TypePassword, Default: "", DisplayName: "Password", Order: "7"},
-			ItemNodes: {Description: `Variables to monitor: ["ns=2;s=Plant.Temperature", "ns=2;i=1001"]`, Type: configmgr.TypeJSON,
-				Default: `[]`, DisplayName: "Nodes", Order: "8"},
-			ItemBrowseRoot: {Description: "A node under which every variable (folders and objects followed, 10 levels deep at most) is monitored too; empty: none",
-				Type: configmgr.TypeString, Default: "", DisplayName: "Browse root", Order: "9"},
-			ItemInterval: {Description: "Publishing interval of the subscription, in milliseconds", Type: configmgr.TypeInteger,
-				Default: "1000", DisplayName: "Publishing interval (ms)", Order: "10", Minimum: "10", Maximum: "3600000"},
-			ItemAssetNaming: {Description: "node: one asset per variable (its browse name), datapoint value; parent: one asset per parent node (its browse name), a datapoint per variable",
-				Type: configmgr.TypeEnumeration, Options: []string{NamingNode, NamingParent}, Default: NamingNode, DisplayName: "Asset naming", Order: "11"},
-			ItemAssetPrefix: {Description: "Prefix of every asset name", Type: configmgr.TypeString, Default: "", DisplayName: "Asset prefix", Order: "12"},
-			ItemMethodsParent: {Description: "The object whose methods control operations may call: an operation is named by a method's browse name, its parameters by the method's input argument names; empty: no operations",
-				Type: configmgr.TypeString, Default: "", DisplayName: "Methods object", Order: "13"},
-		},
-		New: func(env plugin.Env, cfg plugin.Config) (plugin.South, error) { return New(env, cfg) },
+		Items:       plugin.ItemsOf(Config{}),
+		New:         func(env plugin.Env, cfg plugin.Config) (plugin.South, error) { return New(env, cfg) },
 	}
 }
 

@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
@@ -34,14 +33,9 @@ func Definition() plugin.Definition {
 	return plugin.Definition{
 		Name: Name, Version: "1.0.0", Kind: plugin.KindSouth,
 		Description: "A sine wave, one reading per step, a full cycle every 360 steps",
-		Items: map[string]configmgr.Item{
-			ItemAssetName: {Description: "Name of the asset the readings are stored under", Type: configmgr.TypeString,
-				Default: "sinusoid", DisplayName: "Asset name", Order: "1", Mandatory: "true", Length: "255"},
-			ItemRate: {Description: "Readings produced per second", Type: configmgr.TypeInteger,
-				Default: "1", DisplayName: "Data points per second", Order: "2", Minimum: "1", Maximum: "1000000"},
-		},
-		Persists: true,
-		New:      newSinusoid,
+		Items:       plugin.ItemsOf(Config{}),
+		Persists:    true,
+		New:         newSinusoid,
 	}
 }
 

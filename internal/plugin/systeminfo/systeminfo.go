@@ -20,7 +20,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
@@ -40,14 +39,7 @@ func Definition() plugin.Definition {
 	return plugin.Definition{
 		Name: Name, Version: "1.0.0", Kind: plugin.KindSouth,
 		Description: "The host's CPU, memory, load, network and disk figures",
-		Items: map[string]configmgr.Item{
-			ItemPrefix: {Description: "Prefix of the asset names", Type: configmgr.TypeString, Default: "system/",
-				DisplayName: "Asset name prefix", Order: "1", Length: "255"},
-			ItemInterval: {Description: "Seconds between readings", Type: configmgr.TypeInteger, Default: "10",
-				DisplayName: "Poll interval", Order: "2", Minimum: "1", Maximum: "86400"},
-			ItemDiskPath: {Description: "A path on the disk to report", Type: configmgr.TypeString, Default: "/",
-				DisplayName: "Disk path", Order: "3", Mandatory: "true"},
-		},
+		Items:       plugin.ItemsOf(Config{}),
 		New: func(env plugin.Env, cfg plugin.Config) (plugin.South, error) {
 			return New(env, cfg, "/proc", statfs)
 		},
