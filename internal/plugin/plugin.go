@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/edged/edged/internal/clock"
@@ -208,5 +209,47 @@ func (r *Registry) Names(kind string) []string {
 		}
 	}
 	slices.Sort(out)
+	return out
+}
+
+// Entry is what the registry tells of one plugin: enough for a client to
+// render the form that creates a service (or filter) of it before one
+// exists.
+type Entry struct {
+	Name        string
+	Kind        string
+	Version     string
+	Description string
+	// Items are the plugin's configuration items, as a new service's
+	// category gets them (Value empty: a new item starts at its default).
+	Items map[string]configmgr.Item
+	// External is true for a plugin installed from a package, which runs
+	// in its own process.
+	External bool
+}
+
+// Catalogue returns every plugin of the registry, built in or installed,
+// of every kind, sorted by kind then name; each entry's items are a copy
+// the caller may change.
+func (r *Registry) Catalogue() []Entry {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]Entry, 0, len(r.defs))
+	for _, d := range r.defs {
+		items := make(map[string]configmgr.Item, len(d.Items))
+		for n, it := range d.Items {
+			it.Value = ""
+			it.Options = slices.Clone(it.Options)
+			items[n] = it
+		}
+		out = append(out, Entry{Name: d.Name, Kind: d.Kind, Version: d.Version, Description: d.Description,
+			Items: items, External: d.External})
+	}
+	slices.SortFunc(out, func(a, b Entry) int {
+		if c := strings.Compare(a.Kind, b.Kind); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
 	return out
 }
