@@ -122,42 +122,26 @@ func New(env plugin.NorthEnv, cfg plugin.Config, client *http.Client) (*HTTPNort
 
 // Reconfigure applies a new configuration from the next request on.
 func (h *HTTPNorth) Reconfigure(cfg plugin.Config) error {
-	var s settings
-	s.url = cfg.String(ItemURL)
-	if !strings.HasPrefix(s.url, "http://") && !strings.HasPrefix(s.url, "https://") {
-		return fmt.Errorf("%s %q is not an http or https URL", ItemURL, s.url)
-	}
-	var err error
-	if s.block, err = positive(cfg, ItemBlockSize); err != nil {
+	var c Config
+	if err := plugin.Decode(cfg, &c); err != nil {
 		return err
 	}
-	timeout, err := positive(cfg, ItemTimeout)
-	if err != nil {
-		return err
+	if !strings.HasPrefix(c.URL, "http://") && !strings.HasPrefix(c.URL, "https://") {
+		return fmt.Errorf("%s %q is not an http or https URL", ItemURL, c.URL)
 	}
-	maxRetry, err := positive(cfg, ItemMaxRetryInterval)
-	if err != nil {
-		return err
-	}
-	if s.rejectAfter, err = positive(cfg, ItemRejectAfter); err != nil {
-		return err
+	for _, n := range []struct {
+		item  string
+		value int
+	}{{ItemBlockSize, c.BlockSize}, {ItemTimeout, c.Timeout}, {ItemMaxRetryInterval, c.MaxRetryInterval}, {ItemRejectAfter, c.RejectAfter}} {
+		if n.value < 1 {
+			return fmt.Errorf("%s %d is not positive", n.item, n.value)
+		}
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	s.timeout, s.maxRetry = time.Duration(timeout)*h.unit, time.Duration(maxRetry)*h.unit
-	h.cfg = s
+	h.cfg = settings{url: c.URL, block: c.BlockSize, rejectAfter: c.RejectAfter,
+		timeout: time.Duration(c.Timeout) * h.unit, maxRetry: time.Duration(c.MaxRetryInterval) * h.unit}
 	return nil
-}
-
-func positive(cfg plugin.Config, item string) (int, error) {
-	n, err := cfg.Int(item)
-	if err != nil {
-		return 0, err
-	}
-	if n < 1 {
-		return 0, fmt.Errorf("%s %d is not positive", item, n)
-	}
-	return n, nil
 }
 
 func (h *HTTPNorth) settings() settings {

@@ -70,33 +70,33 @@ type HTTPSouth struct {
 }
 
 func newHTTPSouth(env plugin.Env, cfg plugin.Config) (plugin.South, error) {
-	port, err := cfg.Int(ItemPort)
-	if err != nil {
+	var c Config
+	if err := plugin.Decode(cfg, &c); err != nil {
 		return nil, err
 	}
-	if port < 1 || port > 65535 {
-		return nil, fmt.Errorf("%s %d is not a TCP port", ItemPort, port)
+	if c.Port < 1 || c.Port > 65535 {
+		return nil, fmt.Errorf("%s %d is not a TCP port", ItemPort, c.Port)
 	}
 	log := env.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &HTTPSouth{env: env, log: log, port: port, path: "/" + strings.TrimLeft(cfg.String(ItemURI), "/"),
-		prefix: cfg.String(ItemPrefix)}, nil
+	return &HTTPSouth{env: env, log: log, port: c.Port, path: "/" + strings.TrimLeft(c.URI, "/"),
+		prefix: c.AssetNamePrefix}, nil
 }
 
 // Reconfigure applies a new asset name prefix at once; a new port or URI
 // needs a new listener, so it asks for a restart.
 func (h *HTTPSouth) Reconfigure(cfg plugin.Config) error {
-	port, err := cfg.Int(ItemPort)
-	if err != nil {
+	var c Config
+	if err := plugin.Decode(cfg, &c); err != nil {
 		return err
 	}
-	if port != h.port || "/"+strings.TrimLeft(cfg.String(ItemURI), "/") != h.path {
+	if c.Port != h.port || "/"+strings.TrimLeft(c.URI, "/") != h.path {
 		return plugin.ErrRestart
 	}
 	h.mu.Lock()
-	h.prefix = cfg.String(ItemPrefix)
+	h.prefix = c.AssetNamePrefix
 	h.mu.Unlock()
 	return nil
 }

@@ -2,7 +2,7 @@ package modbus
 
 // Config is the configuration of the plugin, its items: the definition derives them from the tags (edgeplugin.ItemsOf) and an instance gets its configuration decoded into it.
 type Config struct {
-	Url                  string `item:"url" desc:"The device: tcp://host:port (Modbus TCP) or rtu:///dev/ttyUSB0 (RTU over a serial line)" display:"Device URL" default:"tcp://127.0.0.1:502" mandatory:"true"`
+	URL                  string `item:"url" desc:"The device: tcp://host:port (Modbus TCP) or rtu:///dev/ttyUSB0 (RTU over a serial line)" display:"Device URL" default:"tcp://127.0.0.1:502" mandatory:"true"`
 	Map                  string `item:"map" desc:"What to read: [{\"asset\": \"boiler\", \"datapoint\": \"temperature\", \"slave\": 1, \"type\": \"holding\", \"address\": 0, \"format\": \"int16\", \"wordOrder\": \"high\", \"scale\": 0.1, \"offset\": 0}]; type is coil, discrete, holding or input; format (registers only) int16, uint16 (default), int32, uint32, float32 or float64; wordOrder high (default: high word first) or low; a coil or discrete input reads as 0 or 1" display:"Register map" default:"[]" type:"JSON"`
 	PollInterval         int    `item:"pollInterval" desc:"Milliseconds between two polls of the map" display:"Poll interval (ms)" default:"1000" min:"10" max:"86400000"`
 	Timeout              int    `item:"timeout" desc:"Milliseconds a request may take" display:"Request timeout (ms)" default:"1000" min:"10" max:"60000"`

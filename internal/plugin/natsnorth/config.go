@@ -9,6 +9,6 @@ type Config struct {
 	Token           string `item:"token" desc:"Authentication token; empty: none" display:"Token" type:"password"`
 	Username        string `item:"username" desc:"User name; empty: none" display:"User name"`
 	Password        string `item:"password" desc:"Password" display:"Password" type:"password"`
-	CaCertificate   string `item:"caCertificate" desc:"PEM certificate(s) of the authority the servers' TLS certificates must chain to; empty: the system's (TLS only with tls:// servers or when the server requires it)" display:"CA certificate"`
+	CACertificate   string `item:"caCertificate" desc:"PEM certificate(s) of the authority the servers' TLS certificates must chain to; empty: the system's (TLS only with tls:// servers or when the server requires it)" display:"CA certificate"`
 	Timeout         int    `item:"timeout" desc:"Seconds a connection attempt or an acknowledgement may take" display:"Timeout (s)" default:"10" min:"1" max:"3600"`
 }

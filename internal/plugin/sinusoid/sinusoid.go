@@ -69,17 +69,17 @@ func newSinusoid(env plugin.Env, cfg plugin.Config) (plugin.South, error) {
 
 // apply takes the configuration's values.
 func (s *Sinusoid) apply(cfg plugin.Config) error {
-	rate, err := cfg.Int(ItemRate)
-	if err != nil {
+	var c Config
+	if err := plugin.Decode(cfg, &c); err != nil {
 		return err
 	}
-	if rate < 1 {
+	if c.DataPointsPerSec < 1 {
 		return fmt.Errorf("%s must be at least 1", ItemRate)
 	}
-	asset := cfg.String(ItemAssetName)
-	if asset == "" {
+	if c.AssetName == "" {
 		return fmt.Errorf("%s is empty", ItemAssetName)
 	}
+	rate, asset := c.DataPointsPerSec, c.AssetName
 	s.mu.Lock()
 	interval := time.Second / time.Duration(rate)
 	changed := s.interval != 0 && interval != s.interval

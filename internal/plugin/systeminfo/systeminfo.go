@@ -82,16 +82,16 @@ func New(env plugin.Env, cfg plugin.Config, procRoot string, statfs func(string)
 
 // Reconfigure applies the new settings from the next poll on.
 func (s *SystemInfo) Reconfigure(cfg plugin.Config) error {
-	secs, err := cfg.Int(ItemInterval)
-	if err != nil {
+	var c Config
+	if err := plugin.Decode(cfg, &c); err != nil {
 		return err
 	}
-	if secs < 1 {
+	if c.PollInterval < 1 {
 		return fmt.Errorf("%s must be at least 1 second", ItemInterval)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.prefix, s.interval, s.diskPath = cfg.String(ItemPrefix), time.Duration(secs)*time.Second, cfg.String(ItemDiskPath)
+	s.prefix, s.interval, s.diskPath = c.AssetNamePrefix, time.Duration(c.PollInterval)*time.Second, c.DiskPath
 	return nil
 }
 
