@@ -33,10 +33,11 @@ type assets struct {
 }
 
 func (a *assets) Reconfigure(cfg plugin.Config) error {
-	var globs []string
-	if err := decodeItem(cfg, ItemAssetsPatterns, &globs); err != nil {
+	var c assetsConfig
+	if err := plugin.Decode(cfg, &c); err != nil {
 		return err
 	}
+	globs := c.Assets
 	ps := make([]pattern, 0, len(globs))
 	for _, g := range globs {
 		p, err := compilePattern(g)
@@ -45,7 +46,7 @@ func (a *assets) Reconfigure(cfg plugin.Config) error {
 		}
 		ps = append(ps, p)
 	}
-	switch cfg.String(ItemAssetsAction) {
+	switch c.Action {
 	case "include":
 		a.include = true
 	case "exclude":

@@ -5,7 +5,6 @@
 package builtin
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -79,14 +78,4 @@ func (p pattern) match(s string) bool {
 		return s == p.prefix
 	}
 	return strings.HasPrefix(s, p.prefix)
-}
-
-// decodeItem decodes the JSON value of item into v, strictly.
-func decodeItem(cfg plugin.Config, item string, v any) error {
-	d := json.NewDecoder(strings.NewReader(cfg.String(item)))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		return fmt.Errorf("item %q: %w", item, err)
-	}
-	return nil
 }

@@ -46,15 +46,17 @@ type delta struct {
 }
 
 func (d *delta) Reconfigure(cfg plugin.Config) error {
-	var tol float64
-	if _, err := fmt.Sscan(cfg.String(ItemDeltaTolerance), &tol); err != nil || tol < 0 || math.IsNaN(tol) {
-		return fmt.Errorf("item %q = %q is not a non-negative number", ItemDeltaTolerance, cfg.String(ItemDeltaTolerance))
+	var c deltaConfig
+	if err := plugin.Decode(cfg, &c); err != nil {
+		return err
 	}
-	secs, err := cfg.Int(ItemDeltaMaxPeriod)
-	if err != nil || secs < 0 {
-		return fmt.Errorf("item %q = %q is not a non-negative integer", ItemDeltaMaxPeriod, cfg.String(ItemDeltaMaxPeriod))
+	if c.Tolerance < 0 || math.IsNaN(c.Tolerance) || math.IsInf(c.Tolerance, 0) {
+		return fmt.Errorf("item %q = %v is not a non-negative number", ItemDeltaTolerance, c.Tolerance)
 	}
-	d.tolerance, d.period = tol, time.Duration(secs)*time.Second
+	if c.MaxPeriod < 0 {
+		return fmt.Errorf("item %q = %d is not a non-negative integer", ItemDeltaMaxPeriod, c.MaxPeriod)
+	}
+	d.tolerance, d.period = c.Tolerance, time.Duration(c.MaxPeriod)*time.Second
 	return nil
 }
 

@@ -61,11 +61,15 @@ type downsample struct {
 }
 
 func (d *downsample) Reconfigure(cfg plugin.Config) error {
-	secs, err := cfg.Int(ItemDownsampleInterval)
-	if err != nil || secs < 1 {
-		return fmt.Errorf("item %q = %q is not a positive integer", ItemDownsampleInterval, cfg.String(ItemDownsampleInterval))
+	var c downsampleConfig
+	if err := plugin.Decode(cfg, &c); err != nil {
+		return err
 	}
-	switch f := cfg.String(ItemDownsampleFunction); f {
+	secs := c.Interval
+	if secs < 1 {
+		return fmt.Errorf("item %q = %d is not a positive integer", ItemDownsampleInterval, secs)
+	}
+	switch f := c.Function; f {
 	case FuncAverage, FuncMin, FuncMax, FuncLast:
 		d.function = f
 	default:

@@ -41,13 +41,11 @@ type expression struct {
 }
 
 func (e *expression) Reconfigure(cfg plugin.Config) error {
-	var raw []struct {
-		Name       string `json:"name"`
-		Expression string `json:"expression"`
-	}
-	if err := decodeItem(cfg, ItemExpressions, &raw); err != nil {
+	var c expressionConfig
+	if err := plugin.Decode(cfg, &c); err != nil {
 		return err
 	}
+	raw := c.Expressions
 	out := make([]compiled, 0, len(raw))
 	for i, r := range raw {
 		if r.Name == "" {

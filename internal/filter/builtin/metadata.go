@@ -2,6 +2,8 @@ package builtin
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
@@ -25,11 +27,15 @@ func metadataDefinition() plugin.Definition {
 type metadata struct{ values map[string]any }
 
 func (m *metadata) Reconfigure(cfg plugin.Config) error {
-	var raw map[string]any
-	if err := decodeItem(cfg, ItemMetadata, &raw); err != nil {
+	var c metadataConfig
+	if err := plugin.Decode(cfg, &c); err != nil {
 		return err
 	}
-	m.values = edgeplugin.DecodeValues([]byte(cfg.String(ItemMetadata)))
+	var raw map[string]any // the text is kept, its numbers typed as readings' are
+	if err := json.Unmarshal([]byte(c.Metadata), &raw); err != nil || raw == nil {
+		return fmt.Errorf("item %q must be a JSON object", ItemMetadata)
+	}
+	m.values = edgeplugin.DecodeValues([]byte(c.Metadata))
 	return nil
 }
 

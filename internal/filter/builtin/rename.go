@@ -28,14 +28,11 @@ func renameDefinition() plugin.Definition {
 type rename struct{ assets, datapoints map[string]string }
 
 func (r *rename) Reconfigure(cfg plugin.Config) error {
-	var assets, datapoints map[string]string
-	if err := decodeItem(cfg, ItemRenameAssets, &assets); err != nil {
+	var c renameConfig
+	if err := plugin.Decode(cfg, &c); err != nil {
 		return err
 	}
-	if err := decodeItem(cfg, ItemRenameDatapoints, &datapoints); err != nil {
-		return err
-	}
-	r.assets, r.datapoints = assets, datapoints
+	r.assets, r.datapoints = c.Assets, c.Datapoints
 	return nil
 }
 

@@ -32,15 +32,11 @@ type scaleRule struct {
 type scale struct{ rules []scaleRule }
 
 func (s *scale) Reconfigure(cfg plugin.Config) error {
-	var raw []struct {
-		Asset     string   `json:"asset"`
-		Datapoint string   `json:"datapoint"`
-		Factor    *float64 `json:"factor"`
-		Offset    float64  `json:"offset"`
-	}
-	if err := decodeItem(cfg, ItemScaleRules, &raw); err != nil {
+	var c scaleConfig
+	if err := plugin.Decode(cfg, &c); err != nil {
 		return err
 	}
+	raw := c.Rules
 	rules := make([]scaleRule, 0, len(raw))
 	for i, r := range raw {
 		if r.Asset == "" {

@@ -110,25 +110,23 @@ type settings struct {
 // parse checks a configuration.
 func parse(cfg plugin.Config) (settings, error) {
 	var s settings
-	u, err := url.Parse(cfg.String(ItemURL))
+	var c Config
+	if err := plugin.Decode(cfg, &c); err != nil {
+		return s, err
+	}
+	u, err := url.Parse(c.URL)
 	if err != nil || (u.Scheme != "tcp" && u.Scheme != "rtu") {
-		return s, fmt.Errorf("item %q = %q is not a tcp://host:port or rtu:///device URL", ItemURL, cfg.String(ItemURL))
+		return s, fmt.Errorf("item %q = %q is not a tcp://host:port or rtu:///device URL", ItemURL, c.URL)
 	}
 	if u.Scheme == "tcp" && u.Port() == "" {
-		return s, fmt.Errorf("item %q = %q has no port", ItemURL, cfg.String(ItemURL))
+		return s, fmt.Errorf("item %q = %q has no port", ItemURL, c.URL)
 	}
-	ints := map[string]int{}
-	for _, item := range []string{ItemPollInterval, ItemTimeout, ItemReconnectMax, ItemBaudRate, ItemStopBits} {
-		if ints[item], err = cfg.Int(item); err != nil {
-			return s, err
-		}
-	}
-	if ints[ItemPollInterval] < 1 || ints[ItemTimeout] < 1 || ints[ItemReconnectMax] < 1 {
+	if c.PollInterval < 1 || c.Timeout < 1 || c.ReconnectMaxInterval < 1 {
 		return s, fmt.Errorf("items %q, %q and %q must be positive", ItemPollInterval, ItemTimeout, ItemReconnectMax)
 	}
-	s.client = modbus.ClientConfiguration{URL: cfg.String(ItemURL), Timeout: time.Duration(ints[ItemTimeout]) * time.Millisecond,
-		Speed: uint(max(ints[ItemBaudRate], 0)), DataBits: 8, StopBits: uint(max(ints[ItemStopBits], 0))}
-	switch cfg.String(ItemParity) {
+	s.client = modbus.ClientConfiguration{URL: c.URL, Timeout: time.Duration(c.Timeout) * time.Millisecond,
+		Speed: uint(max(c.BaudRate, 0)), DataBits: 8, StopBits: uint(max(c.StopBits, 0))}
+	switch c.Parity {
 	case "none":
 		s.client.Parity = modbus.PARITY_NONE
 	case "odd":
@@ -136,9 +134,9 @@ func parse(cfg plugin.Config) (settings, error) {
 	default:
 		s.client.Parity = modbus.PARITY_EVEN
 	}
-	s.interval = time.Duration(ints[ItemPollInterval]) * time.Millisecond
-	s.retry = backoff.Policy{Initial: 500 * time.Millisecond, Max: time.Duration(ints[ItemReconnectMax]) * time.Second}.WithDefaults()
-	if s.points, err = parseMap(cfg.String(ItemMap)); err != nil {
+	s.interval = time.Duration(c.PollInterval) * time.Millisecond
+	s.retry = backoff.Policy{Initial: 500 * time.Millisecond, Max: time.Duration(c.ReconnectMaxInterval) * time.Second}.WithDefaults()
+	if s.points, err = parseMap(c.Map); err != nil {
 		return s, err
 	}
 	return s, nil

@@ -14,7 +14,6 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
-	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/tlsclient"
 )
 
@@ -28,7 +27,6 @@ const (
 	ItemTimeout  = "timeout"
 	ItemProtocol = "protocolVersion"
 )
-
 
 // connection is a checked connection configuration.
 type connection struct {
@@ -44,20 +42,19 @@ type connection struct {
 
 // parseConnection checks the connection items; service names the default
 // client id.
-func parseConnection(cfg plugin.Config, service string) (connection, error) {
-	c := connection{broker: cfg.String(ItemBroker), clientID: cfg.String(ItemClientID),
-		username: cfg.String(ItemUsername), password: cfg.String(ItemPassword)}
+func parseConnection(cc connectionConfig, service string) (connection, error) {
+	c := connection{broker: cc.Broker, clientID: cc.ClientID, username: cc.Username, password: cc.Password}
 	u, err := url.Parse(c.broker)
 	if err != nil || u.Host == "" || u.Port() == "" {
 		return c, fmt.Errorf("item %q = %q is not a tcp://host:port or ssl://host:port URL", ItemBroker, c.broker)
 	}
-	c.v5 = cfg.String(ItemProtocol) == "5"
+	c.v5 = cc.ProtocolVersion == "5"
 	c.url = &url.URL{Scheme: "mqtt", Host: u.Host}
 	switch u.Scheme {
 	case "tcp", "mqtt":
 	case "ssl", "tls", "mqtts":
 		c.url.Scheme = "tls"
-		if c.tls, err = tlsclient.Config(u.Hostname(), []byte(cfg.String(ItemCA))); err != nil {
+		if c.tls, err = tlsclient.Config(u.Hostname(), []byte(cc.CACertificate)); err != nil {
 			return c, fmt.Errorf("item %q %w", ItemCA, err)
 		}
 	default:
@@ -66,11 +63,10 @@ func parseConnection(cfg plugin.Config, service string) (connection, error) {
 	if c.clientID == "" {
 		c.clientID = "edged-" + service
 	}
-	secs, err := cfg.Int(ItemTimeout)
-	if err != nil || secs < 1 {
+	if cc.Timeout < 1 {
 		return c, fmt.Errorf("item %q must be a positive integer", ItemTimeout)
 	}
-	c.timeout = time.Duration(secs) * time.Second
+	c.timeout = time.Duration(cc.Timeout) * time.Second
 	return c, nil
 }
 

@@ -14,12 +14,12 @@ type connectionConfig struct {
 // SouthConfig is the configuration of the south plugin, its items.
 type SouthConfig struct {
 	connectionConfig
-	Topics          string `item:"topics" desc:"Topic filters to subscribe to, wildcards allowed: [\"plant/+/sensors/#\"]" display:"Topics" default:"[\"edged/#\"]" order:"10" type:"JSON"`
-	QoS             string `item:"qos" desc:"Subscription QoS: 0 (at most once) or 1 (at least once: a message is acknowledged to the broker only once its readings are stored)" display:"QoS" default:"1" order:"11" type:"enumeration" options:"0|1"`
-	AssetTopicLevel int    `item:"assetTopicLevel" desc:"Which level of the topic names the asset, counted from 0; -1: the whole topic. Used unless assetField is set" display:"Asset topic level" default:"-1" order:"12" min:"-1" max:"100"`
-	AssetField      string `item:"assetField" desc:"Field of a JSON payload naming the asset (taken out of the datapoints); empty: the topic names it" display:"Asset field" order:"13"`
-	TimestampField  string `item:"timestampField" desc:"Field of a JSON payload holding the reading's time (the API's timestamp forms, RFC 3339, or seconds since 1970); empty or absent: the time of arrival" display:"Timestamp field" order:"14"`
-	ValueName       string `item:"valueName" desc:"Datapoint name of a plain numeric payload" display:"Value name" default:"value" order:"15" mandatory:"true"`
+	Topics          []string `item:"topics" desc:"Topic filters to subscribe to, wildcards allowed: [\"plant/+/sensors/#\"]" display:"Topics" default:"[\"edged/#\"]" order:"10" type:"JSON"`
+	QoS             string   `item:"qos" desc:"Subscription QoS: 0 (at most once) or 1 (at least once: a message is acknowledged to the broker only once its readings are stored)" display:"QoS" default:"1" order:"11" type:"enumeration" options:"0|1"`
+	AssetTopicLevel int      `item:"assetTopicLevel" desc:"Which level of the topic names the asset, counted from 0; -1: the whole topic. Used unless assetField is set" display:"Asset topic level" default:"-1" order:"12" min:"-1" max:"100"`
+	AssetField      string   `item:"assetField" desc:"Field of a JSON payload naming the asset (taken out of the datapoints); empty: the topic names it" display:"Asset field" order:"13"`
+	TimestampField  string   `item:"timestampField" desc:"Field of a JSON payload holding the reading's time (the API's timestamp forms, RFC 3339, or seconds since 1970); empty or absent: the time of arrival" display:"Timestamp field" order:"14"`
+	ValueName       string   `item:"valueName" desc:"Datapoint name of a plain numeric payload" display:"Value name" default:"value" order:"15" mandatory:"true"`
 }
 
 // NorthConfig is the configuration of the north plugin, its items.

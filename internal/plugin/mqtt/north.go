@@ -44,17 +44,21 @@ type northSettings struct {
 
 func parseNorth(cfg plugin.Config, service string) (northSettings, error) {
 	var s northSettings
-	var err error
-	if s.conn, err = parseConnection(cfg, service); err != nil {
+	var c NorthConfig
+	if err := plugin.Decode(cfg, &c); err != nil {
 		return s, err
 	}
-	if s.topic, err = format.Parse("topic", cfg.String(ItemTopic)); err != nil {
+	var err error
+	if s.conn, err = parseConnection(c.connectionConfig, service); err != nil {
+		return s, err
+	}
+	if s.topic, err = format.Parse("topic", c.Topic); err != nil {
 		return s, fmt.Errorf("item %q: %w", ItemTopic, err)
 	}
-	if s.payload, err = format.Parse("payload", cfg.String(ItemPayload)); err != nil {
+	if s.payload, err = format.Parse("payload", c.Payload); err != nil {
 		return s, fmt.Errorf("item %q: %w", ItemPayload, err)
 	}
-	s.retain = cfg.String(ItemRetain) == "true"
+	s.retain = c.Retain
 	return s, nil
 }
 

@@ -56,11 +56,15 @@ type southSettings struct {
 
 func parseSouth(cfg plugin.Config, service string) (southSettings, error) {
 	var s southSettings
-	var err error
-	if s.conn, err = parseConnection(cfg, service); err != nil {
+	var c SouthConfig
+	if err := plugin.Decode(cfg, &c); err != nil {
 		return s, err
 	}
-	if err := json.Unmarshal([]byte(cfg.String(ItemTopics)), &s.topics); err != nil || len(s.topics) == 0 {
+	var err error
+	if s.conn, err = parseConnection(c.connectionConfig, service); err != nil {
+		return s, err
+	}
+	if s.topics = c.Topics; len(s.topics) == 0 {
 		return s, fmt.Errorf("item %q must be a non-empty JSON array of topic filters", ItemTopics)
 	}
 	for _, f := range s.topics {
@@ -68,7 +72,7 @@ func parseSouth(cfg plugin.Config, service string) (southSettings, error) {
 			return s, fmt.Errorf("item %q holds an empty topic filter", ItemTopics)
 		}
 	}
-	switch cfg.String(ItemQoS) {
+	switch c.QoS {
 	case "0":
 		s.qos = 0
 	case "1":
@@ -76,10 +80,10 @@ func parseSouth(cfg plugin.Config, service string) (southSettings, error) {
 	default:
 		return s, fmt.Errorf("item %q must be 0 or 1", ItemQoS)
 	}
-	if s.assetLevel, err = cfg.Int(ItemAssetLevel); err != nil || s.assetLevel < -1 {
+	if s.assetLevel = c.AssetTopicLevel; s.assetLevel < -1 {
 		return s, fmt.Errorf("item %q must be -1 or more", ItemAssetLevel)
 	}
-	s.assetField, s.timestampField, s.valueName = cfg.String(ItemAssetField), cfg.String(ItemTimestampField), cfg.String(ItemValueName)
+	s.assetField, s.timestampField, s.valueName = c.AssetField, c.TimestampField, c.ValueName
 	if s.valueName == "" {
 		return s, fmt.Errorf("item %q is empty", ItemValueName)
 	}

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -67,8 +68,12 @@ type settings struct {
 
 func parse(cfg plugin.Config) (settings, error) {
 	var s settings
+	var c Config
+	if err := plugin.Decode(cfg, &c); err != nil {
+		return s, err
+	}
 	var servers []string
-	for _, u := range strings.Split(cfg.String(ItemServers), ",") {
+	for _, u := range strings.Split(c.Servers, ",") {
 		u = strings.TrimSpace(u)
 		if u == "" {
 			continue
@@ -83,37 +88,36 @@ func parse(cfg plugin.Config) (settings, error) {
 	}
 	s.servers = strings.Join(servers, ",")
 	var err error
-	if s.subject, err = format.Parse("subject", cfg.String(ItemSubject)); err != nil {
+	if s.subject, err = format.Parse("subject", c.Subject); err != nil {
 		return s, err
 	}
-	if s.payload, err = format.Parse("payload", cfg.String(ItemPayload)); err != nil {
+	if s.payload, err = format.Parse("payload", c.Payload); err != nil {
 		return s, err
 	}
-	secs, err := cfg.Int(ItemTimeout)
-	if err != nil || secs < 1 {
+	if c.Timeout < 1 {
 		return s, fmt.Errorf("item %q must be a positive integer", ItemTimeout)
 	}
-	s.timeout = time.Duration(secs) * time.Second
+	s.timeout = time.Duration(c.Timeout) * time.Second
 	s.options = []nats.Option{nats.Timeout(s.timeout), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
 		nats.RetryOnFailedConnect(true)}
-	if f := cfg.String(ItemCredentials); f != "" {
+	if f := c.CredentialsFile; f != "" {
 		s.options = append(s.options, nats.UserCredentials(f))
 	}
-	if tok := cfg.String(ItemToken); tok != "" {
+	if tok := c.Token; tok != "" {
 		s.options = append(s.options, nats.Token(tok))
 	}
-	if u := cfg.String(ItemUsername); u != "" {
-		s.options = append(s.options, nats.UserInfo(u, cfg.String(ItemPassword)))
+	if u := c.Username; u != "" {
+		s.options = append(s.options, nats.UserInfo(u, c.Password))
 	}
-	if pem := cfg.String(ItemCA); pem != "" {
+	if pem := c.CACertificate; pem != "" {
 		tc, err := tlsclient.Config("", []byte(pem))
 		if err != nil {
 			return s, fmt.Errorf("item %q %w", ItemCA, err)
 		}
 		s.options = append(s.options, nats.Secure(tc))
 	}
-	s.identity = strings.Join([]string{s.servers, cfg.String(ItemCredentials), cfg.String(ItemToken), cfg.String(ItemUsername),
-		cfg.String(ItemPassword), cfg.String(ItemCA), cfg.String(ItemTimeout)}, "\x00")
+	s.identity = strings.Join([]string{s.servers, c.CredentialsFile, c.Token, c.Username,
+		c.Password, c.CACertificate, strconv.Itoa(c.Timeout)}, "\x00")
 	return s, nil
 }
 

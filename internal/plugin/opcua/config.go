@@ -9,7 +9,7 @@ type Config struct {
 	PrivateKey         string `item:"privateKey" desc:"The client certificate's RSA private key (PEM)" display:"Client private key" type:"password"`
 	Username           string `item:"username" desc:"User name identity; empty: anonymous" display:"User name"`
 	Password           string `item:"password" desc:"Password of the user name identity" display:"Password" type:"password"`
-	Nodes              string `item:"nodes" desc:"Variables to monitor: [\"ns=2;s=Plant.Temperature\", \"ns=2;i=1001\"]" display:"Nodes" default:"[]" type:"JSON"`
+	Nodes              []string `item:"nodes" desc:"Variables to monitor: [\"ns=2;s=Plant.Temperature\", \"ns=2;i=1001\"]" display:"Nodes" default:"[]" type:"JSON"`
 	BrowseRoot         string `item:"browseRoot" desc:"A node under which every variable (folders and objects followed, 10 levels deep at most) is monitored too; empty: none" display:"Browse root"`
 	PublishingInterval int    `item:"publishingInterval" desc:"Publishing interval of the subscription, in milliseconds" display:"Publishing interval (ms)" default:"1000" min:"10" max:"3600000"`
 	AssetNaming        string `item:"assetNaming" desc:"node: one asset per variable (its browse name), datapoint value; parent: one asset per parent node (its browse name), a datapoint per variable" display:"Asset naming" default:"node" type:"enumeration" options:"node|parent"`

@@ -86,9 +86,12 @@ type settings struct {
 }
 
 func parse(cfg plugin.Config) (settings, error) {
-	s := settings{endpoint: cfg.String(ItemEndpoint), policy: cfg.String(ItemSecurityPolicy), mode: cfg.String(ItemSecurityMode),
-		username: cfg.String(ItemUsername), password: cfg.String(ItemPassword), parent: cfg.String(ItemAssetNaming) == NamingParent,
-		prefix: cfg.String(ItemAssetPrefix)}
+	var c Config
+	if err := plugin.Decode(cfg, &c); err != nil {
+		return settings{}, err
+	}
+	s := settings{endpoint: c.Endpoint, policy: c.SecurityPolicy, mode: c.SecurityMode,
+		username: c.Username, password: c.Password, parent: c.AssetNaming == NamingParent, prefix: c.AssetPrefix}
 	if !strings.HasPrefix(s.endpoint, "opc.tcp://") {
 		return s, fmt.Errorf("item %q = %q is not an opc.tcp:// URL", ItemEndpoint, s.endpoint)
 	}
@@ -98,8 +101,8 @@ func parse(cfg plugin.Config) (settings, error) {
 	case s.policy != "None" && s.mode == "None":
 		return s, fmt.Errorf("security policy %s needs the mode Sign or SignAndEncrypt", s.policy)
 	}
-	if c, k := cfg.String(ItemCertificate), cfg.String(ItemPrivateKey); c != "" || k != "" {
-		pair, err := tls.X509KeyPair([]byte(c), []byte(k))
+	if cert, k := c.Certificate, c.PrivateKey; cert != "" || k != "" {
+		pair, err := tls.X509KeyPair([]byte(cert), []byte(k))
 		if err != nil {
 			return s, fmt.Errorf("items %q and %q: %w", ItemCertificate, ItemPrivateKey, err)
 		}
@@ -109,25 +112,21 @@ func parse(cfg plugin.Config) (settings, error) {
 		}
 		s.cert, s.key = pair.Certificate[0], key
 	}
-	var ids []string
-	if err := json.Unmarshal([]byte(cfg.String(ItemNodes)), &ids); err != nil {
-		return s, fmt.Errorf("item %q must be a JSON array of node ids: %w", ItemNodes, err)
-	}
-	for _, n := range ids {
+	for _, n := range c.Nodes {
 		nid, err := ua.ParseNodeID(n)
 		if err != nil {
 			return s, fmt.Errorf("item %q: node id %q: %w", ItemNodes, n, err)
 		}
 		s.nodes = append(s.nodes, nid)
 	}
-	if r := cfg.String(ItemBrowseRoot); r != "" {
+	if r := c.BrowseRoot; r != "" {
 		nid, err := ua.ParseNodeID(r)
 		if err != nil {
 			return s, fmt.Errorf("item %q: node id %q: %w", ItemBrowseRoot, r, err)
 		}
 		s.root = nid
 	}
-	if m := cfg.String(ItemMethodsParent); m != "" {
+	if m := c.MethodsParent; m != "" {
 		nid, err := ua.ParseNodeID(m)
 		if err != nil {
 			return s, fmt.Errorf("item %q: node id %q: %w", ItemMethodsParent, m, err)
@@ -137,11 +136,10 @@ func parse(cfg plugin.Config) (settings, error) {
 	if len(s.nodes) == 0 && s.root == nil {
 		return s, fmt.Errorf("items %q and %q name no node to monitor", ItemNodes, ItemBrowseRoot)
 	}
-	ms, err := cfg.Int(ItemInterval)
-	if err != nil || ms < 1 {
+	if c.PublishingInterval < 1 {
 		return s, fmt.Errorf("item %q must be a positive integer", ItemInterval)
 	}
-	s.interval = time.Duration(ms) * time.Millisecond
+	s.interval = time.Duration(c.PublishingInterval) * time.Millisecond
 	return s, nil
 }
 

@@ -29,7 +29,9 @@ import (
 //	readonly    "true" when clients may not change it
 //	validity    an expression over other items telling when it applies
 //
-// A field of type JSON is decoded from its item's JSON text; any other
+// A field of type JSON is decoded from its item's JSON text, strictly (a
+// field the Go type lacks is an error); a string field of type JSON keeps
+// the text. Any other
 // field must be a string, a bool, an integer or a float.
 //
 //	type Config struct {
@@ -182,8 +184,13 @@ func setField(fv reflect.Value, it Item, text string) error {
 			return nil
 		}
 		p := reflect.New(fv.Type())
-		if err := json.Unmarshal([]byte(text), p.Interface()); err != nil {
+		d := json.NewDecoder(strings.NewReader(text))
+		d.DisallowUnknownFields()
+		if err := d.Decode(p.Interface()); err != nil {
 			return fmt.Errorf("not JSON of the item's shape: %w", err)
+		}
+		if d.More() {
+			return errors.New("not JSON of the item's shape: more than one JSON value")
 		}
 		fv.Set(p.Elem())
 		return nil
