@@ -18,8 +18,13 @@ protocol (gRPC, application protocol version 1) and calls the contract in
 proto/edged/plugin/v1. A south plugin either implements ``poll()``, called
 every ``interval()`` seconds, or overrides ``run(emit, stopped)`` to push
 readings as they come.
+
+Its configuration is a dataclass of items (:func:`item`), as a Go plugin's
+is a struct with item tags: set ``config_class`` and the items are derived
+from it, the configuration decoded into ``self.settings``.
 """
 
+from .config import decode, item, items_of
 from .plugin import (
     MAX_MESSAGE_BYTES,
     BatchTooLarge,
@@ -31,4 +36,16 @@ from .plugin import (
     server,
 )
 
-__all__ = ["MAX_MESSAGE_BYTES", "BatchTooLarge", "Item", "Reading", "Restart", "SouthPlugin", "serve", "server"]
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "BatchTooLarge",
+    "Item",
+    "Reading",
+    "Restart",
+    "SouthPlugin",
+    "decode",
+    "item",
+    "items_of",
+    "serve",
+    "server",
+]

@@ -7,13 +7,15 @@ import os
 import sys
 import threading
 from concurrent import futures
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from .config import decode, items_of
+from .item import Item
 from .pb import plugin_pb2, plugin_pb2_grpc
 
 # The go-plugin handshake the gateway uses (pluginsdk/go/edgeplugin).
@@ -24,32 +26,6 @@ MAGIC_COOKIE_VALUE = "4c0e1d6c9a3b4f5e8d7a2b1c0f9e8d7c"
 MAX_MESSAGE_BYTES = 4 << 20
 CORE_PROTOCOL_VERSION = 1
 APP_PROTOCOL_VERSION = 1
-
-
-@dataclass
-class Item:
-    """A configuration item; values are strings whatever the type."""
-
-    description: str
-    type: str = "string"
-    default: str = ""
-    display_name: str = ""
-    order: str = ""
-    options: list[str] = field(default_factory=list)
-    minimum: str = ""
-    maximum: str = ""
-
-    def to_pb(self, name: str) -> plugin_pb2.Item:
-        return plugin_pb2.Item(
-            description=self.description,
-            type=self.type,
-            default=self.default,
-            display_name=self.display_name or name,
-            order=self.order or "1",
-            options=self.options,
-            minimum=self.minimum,
-            maximum=self.maximum,
-        )
 
 
 @dataclass
@@ -81,26 +57,41 @@ class BatchTooLarge(ValueError):
 
 
 class SouthPlugin:
-    """Base class of a south plugin. Set name, version, description, items
-    (and persists, with state()), then implement poll() or run()."""
+    """Base class of a south plugin. Set name, version, description, the
+    configuration (config_class, a dataclass of items, or items) and
+    persists, with state(), then implement poll() or run()."""
 
     name = ""
     version = ""
     description = ""
     items: dict[str, Item] = {}
+    # config_class is a dataclass declaring the items (edged_plugin.item):
+    # they are derived from it, and self.settings is the configuration
+    # decoded into it.
+    config_class: Optional[type] = None
     persists = False
 
     def __init__(self) -> None:
         self.service = ""
         self.config: dict[str, str] = {}
+        self.settings: Any = None
+        if self.config_class is not None:
+            self.items = items_of(self.config_class)
 
     def start(self, service: str, config: dict[str, str], state: Optional[dict]) -> None:
         """Takes the configuration and the persisted state; raise to fail the start."""
-        self.service, self.config = service, dict(config)
+        self.service = service
+        self._configure(config)
 
     def reconfigure(self, config: dict[str, str]) -> None:
         """Applies a changed configuration; raise Restart for a new instance,
         another exception keeps the old configuration."""
+        self._configure(config)
+
+    def _configure(self, config: dict[str, str]) -> None:
+        """Keeps config, decoded into config_class when the plugin has one."""
+        if self.config_class is not None:
+            self.settings = decode(self.config_class, config)
         self.config = dict(config)
 
     def state(self) -> dict:

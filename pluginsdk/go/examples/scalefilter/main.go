@@ -23,11 +23,15 @@ func Info() edgeplugin.Info {
 	return edgeplugin.Info{
 		Name: "scale_filter", Version: Version, Kind: edgeplugin.KindFilter, Persists: true,
 		Description: "Scales numeric reading values: value × factor + offset",
-		Items: map[string]edgeplugin.Item{
-			"factor": {Description: "Factor to multiply numeric values by", Type: "float", Default: "1.0", DisplayName: "Factor", Order: "1"},
-			"offset": {Description: "Offset to add after scaling", Type: "float", Default: "0.0", DisplayName: "Offset", Order: "2"},
-		},
+		Items:       edgeplugin.MustItemsOf(Config{}),
 	}
+}
+
+// Config is the filter's configuration: Info's items are derived from its
+// tags, and Reconfigure gets it filled.
+type Config struct {
+	Factor float64 `item:"factor" desc:"Factor to multiply numeric values by" display:"Factor" default:"1.0"`
+	Offset float64 `item:"offset" desc:"Offset to add after scaling" display:"Offset" default:"0.0"`
 }
 
 // Scale is the filter.
@@ -65,17 +69,13 @@ func (s *Scale) Restore(raw json.RawMessage) error {
 
 // Reconfigure applies a new factor and offset at once.
 func (s *Scale) Reconfigure(cfg edgeplugin.Config) error {
-	f, err := cfg.Float("factor")
-	if err != nil {
-		return err
-	}
-	o, err := cfg.Float("offset")
-	if err != nil {
+	var c Config
+	if err := edgeplugin.Decode(cfg, &c); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.factor, s.offset = f, o
+	s.factor, s.offset = c.Factor, c.Offset
 	return nil
 }
 
