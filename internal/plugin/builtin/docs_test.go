@@ -68,7 +68,7 @@ func TestSamplesMatchItems(t *testing.T) {
 
 func TestDir(t *testing.T) {
 	want := map[string]string{"sinusoid": "internal/plugin/sinusoid", "mqtt_north": "internal/plugin/mqtt",
-		"scale": "internal/filter/builtin"}
+		"scale": "internal/filter/builtin/scale"}
 	for _, d := range Definitions() {
 		w, ok := want[d.Name]
 		if !ok {

@@ -1,4 +1,4 @@
-package builtin
+package delta
 
 import (
 	"context"
@@ -19,12 +19,13 @@ const (
 	ItemDeltaMaxPeriod = "maxPeriod"
 )
 
-func deltaDefinition() plugin.Definition {
+// Definition describes the filter plugin.
+func Definition() plugin.Definition {
 	return plugin.Definition{
 		Kind: plugin.KindFilter,
 		Name: "delta", Version: "1.0.0",
 		Description: "Passes a datapoint on only when it moved by more than a tolerance since it was last passed on, or at least every maxPeriod seconds; a reading left without datapoints is dropped",
-		Items:       plugin.ItemsOf(deltaConfig{}),
+		Items:       plugin.ItemsOf(Config{}),
 		Persists:    true,
 		NewFilter: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
 			d := &delta{last: map[string]map[string]sent{}}
@@ -46,7 +47,7 @@ type delta struct {
 }
 
 func (d *delta) Reconfigure(cfg plugin.Config) error {
-	var c deltaConfig
+	var c Config
 	if err := plugin.Decode(cfg, &c); err != nil {
 		return err
 	}

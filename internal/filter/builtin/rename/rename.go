@@ -1,4 +1,4 @@
-package builtin
+package rename
 
 import (
 	"context"
@@ -12,12 +12,13 @@ const (
 	ItemRenameDatapoints = "datapoints"
 )
 
-func renameDefinition() plugin.Definition {
+// Definition describes the filter plugin.
+func Definition() plugin.Definition {
 	return plugin.Definition{
 		Kind: plugin.KindFilter,
 		Name: "rename", Version: "1.0.0",
 		Description: "Renames assets and datapoints",
-		Items:       plugin.ItemsOf(renameConfig{}),
+		Items:       plugin.ItemsOf(Config{}),
 		NewFilter: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
 			r := &rename{}
 			return r, r.Reconfigure(cfg)
@@ -28,7 +29,7 @@ func renameDefinition() plugin.Definition {
 type rename struct{ assets, datapoints map[string]string }
 
 func (r *rename) Reconfigure(cfg plugin.Config) error {
-	var c renameConfig
+	var c Config
 	if err := plugin.Decode(cfg, &c); err != nil {
 		return err
 	}

@@ -1,9 +1,10 @@
-package builtin
+package assets
 
 import (
 	"context"
 	"fmt"
 
+	"github.com/edged/edged/internal/filter/builtin/glob"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
@@ -14,12 +15,13 @@ const (
 	ItemAssetsPatterns = "assets"
 )
 
-func assetsDefinition() plugin.Definition {
+// Definition describes the filter plugin.
+func Definition() plugin.Definition {
 	return plugin.Definition{
 		Kind: plugin.KindFilter,
 		Name: "assets", Version: "1.0.0",
 		Description: "Passes on or drops readings by asset code pattern",
-		Items:       plugin.ItemsOf(assetsConfig{}),
+		Items:       plugin.ItemsOf(Config{}),
 		NewFilter: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
 			a := &assets{}
 			return a, a.Reconfigure(cfg)
@@ -29,18 +31,18 @@ func assetsDefinition() plugin.Definition {
 
 type assets struct {
 	include  bool
-	patterns []pattern
+	patterns []glob.Pattern
 }
 
 func (a *assets) Reconfigure(cfg plugin.Config) error {
-	var c assetsConfig
+	var c Config
 	if err := plugin.Decode(cfg, &c); err != nil {
 		return err
 	}
 	globs := c.Assets
-	ps := make([]pattern, 0, len(globs))
+	ps := make([]glob.Pattern, 0, len(globs))
 	for _, g := range globs {
-		p, err := compilePattern(g)
+		p, err := glob.Compile(g)
 		if err != nil {
 			return fmt.Errorf("item %q: %w", ItemAssetsPatterns, err)
 		}
@@ -63,7 +65,7 @@ func (a *assets) Process(_ context.Context, points []plugin.Point) ([]plugin.Poi
 	for _, p := range points {
 		matched := false
 		for _, pat := range a.patterns {
-			if pat.match(p.Asset) {
+			if pat.Match(p.Asset) {
 				matched = true
 				break
 			}

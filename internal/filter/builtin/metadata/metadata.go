@@ -1,4 +1,4 @@
-package builtin
+package metadata
 
 import (
 	"context"
@@ -11,12 +11,13 @@ import (
 // ItemMetadata is the metadata filter's datapoints to add.
 const ItemMetadata = "metadata"
 
-func metadataDefinition() plugin.Definition {
+// Definition describes the filter plugin.
+func Definition() plugin.Definition {
 	return plugin.Definition{
 		Kind: plugin.KindFilter,
 		Name: "metadata", Version: "1.0.0",
 		Description: "Adds constant datapoints to every reading",
-		Items:       plugin.ItemsOf(metadataConfig{}),
+		Items:       plugin.ItemsOf(Config{}),
 		NewFilter: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
 			m := &metadata{}
 			return m, m.Reconfigure(cfg)
@@ -27,7 +28,7 @@ func metadataDefinition() plugin.Definition {
 type metadata struct{ values map[string]any }
 
 func (m *metadata) Reconfigure(cfg plugin.Config) error {
-	var c metadataConfig
+	var c Config
 	if err := plugin.Decode(cfg, &c); err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package builtin
+package downsample
 
 import (
 	"context"
@@ -24,12 +24,13 @@ const (
 	FuncLast    = "last"
 )
 
-func downsampleDefinition() plugin.Definition {
+// Definition describes the filter plugin.
+func Definition() plugin.Definition {
 	return plugin.Definition{
 		Kind: plugin.KindFilter,
 		Name: "downsample", Version: "1.0.0",
 		Description: "One reading per asset and interval (by the readings' timestamps, aligned to the interval), stamped with the interval's start: numeric datapoints aggregated, others their last value. An interval's reading is passed on when a reading of a later interval arrives",
-		Items:       plugin.ItemsOf(downsampleConfig{}),
+		Items:       plugin.ItemsOf(Config{}),
 		Persists:    true,
 		NewFilter: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
 			d := &downsample{open: map[string]*bucket{}}
@@ -61,7 +62,7 @@ type downsample struct {
 }
 
 func (d *downsample) Reconfigure(cfg plugin.Config) error {
-	var c downsampleConfig
+	var c Config
 	if err := plugin.Decode(cfg, &c); err != nil {
 		return err
 	}

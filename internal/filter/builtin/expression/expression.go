@@ -1,4 +1,4 @@
-package builtin
+package expression
 
 import (
 	"context"
@@ -15,12 +15,13 @@ import (
 // ItemExpressions is the expression filter's list of computed datapoints.
 const ItemExpressions = "expressions"
 
-func expressionDefinition() plugin.Definition {
+// Definition describes the filter plugin.
+func Definition() plugin.Definition {
 	return plugin.Definition{
 		Kind: plugin.KindFilter,
 		Name: "expression", Version: "1.0.0",
 		Description: "Computes datapoints from a reading's datapoints with expressions (expr-lang)",
-		Items:       plugin.ItemsOf(expressionConfig{}),
+		Items:       plugin.ItemsOf(Config{}),
 		NewFilter: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
 			e := &expression{}
 			return e, e.Reconfigure(cfg)
@@ -41,7 +42,7 @@ type expression struct {
 }
 
 func (e *expression) Reconfigure(cfg plugin.Config) error {
-	var c expressionConfig
+	var c Config
 	if err := plugin.Decode(cfg, &c); err != nil {
 		return err
 	}

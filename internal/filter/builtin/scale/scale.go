@@ -1,9 +1,10 @@
-package builtin
+package scale
 
 import (
 	"context"
 	"fmt"
 
+	"github.com/edged/edged/internal/filter/builtin/glob"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
@@ -11,12 +12,13 @@ import (
 // ItemScaleRules is the scale filter's list of rules.
 const ItemScaleRules = "rules"
 
-func scaleDefinition() plugin.Definition {
+// Definition describes the filter plugin.
+func Definition() plugin.Definition {
 	return plugin.Definition{
 		Kind: plugin.KindFilter,
 		Name: "scale", Version: "1.0.0",
 		Description: "Scales numeric datapoints: value × factor + offset, by asset and datapoint pattern",
-		Items:       plugin.ItemsOf(scaleConfig{}),
+		Items:       plugin.ItemsOf(Config{}),
 		NewFilter: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
 			s := &scale{}
 			return s, s.Reconfigure(cfg)
@@ -25,14 +27,14 @@ func scaleDefinition() plugin.Definition {
 }
 
 type scaleRule struct {
-	asset, datapoint pattern
+	asset, datapoint glob.Pattern
 	factor, offset   float64
 }
 
 type scale struct{ rules []scaleRule }
 
 func (s *scale) Reconfigure(cfg plugin.Config) error {
-	var c scaleConfig
+	var c Config
 	if err := plugin.Decode(cfg, &c); err != nil {
 		return err
 	}
@@ -44,10 +46,10 @@ func (s *scale) Reconfigure(cfg plugin.Config) error {
 		}
 		var rule scaleRule
 		var err error
-		if rule.asset, err = compilePattern(r.Asset); err != nil {
+		if rule.asset, err = glob.Compile(r.Asset); err != nil {
 			return fmt.Errorf("rule %d: asset %w", i+1, err)
 		}
-		if rule.datapoint, err = compilePattern(r.Datapoint); err != nil {
+		if rule.datapoint, err = glob.Compile(r.Datapoint); err != nil {
 			return fmt.Errorf("rule %d: datapoint %w", i+1, err)
 		}
 		rule.factor, rule.offset = 1, r.Offset
@@ -68,7 +70,7 @@ func (s *scale) Process(_ context.Context, points []plugin.Point) ([]plugin.Poin
 				continue
 			}
 			for _, r := range s.rules {
-				if r.datapoint.match(k) && r.asset.match(p.Asset) {
+				if r.datapoint.Match(k) && r.asset.Match(p.Asset) {
 					p.Values[k] = plugin.Tidy(x*r.factor + r.offset)
 					break
 				}
