@@ -1,11 +1,20 @@
-// Package plugin defines what a south plugin is: its configuration items,
-// a constructor from the current configuration, a Run loop that delivers
-// readings to a Sink, live reconfiguration and optional persisted state.
-// The service runtime (internal/service) supervises plugins; the ingest
-// buffer (internal/ingest) is the Sink.
+// Package plugin is the gateway's side of its plugins: the registry of
+// every plugin it has (built in, or installed from packages and run in
+// their own processes by internal/plugin/external), of every kind (south,
+// north, filter, notification, dispatcher), each a Definition with its
+// configuration items and constructor; what the runtime gives an instance
+// (Env, NorthEnv, FilterEnv, ServiceEnv); and, by their runtime names, the
+// plugin interfaces, which are the plugin SDK's (pluginsdk/go/edgeplugin):
+// South, North, Filter and the optional Persister, Writer, Operator,
+// Opener, Checker, Readier, Closer, Snapshotter. The service runtime
+// (internal/service) supervises south instances, internal/north runs north
+// ones, internal/filter runs filters in pipelines.
 //
-// A new plugin is one file: a Definition (name, version, items, New) and a
-// type implementing South, registered in internal/plugin/builtin.
+// A built-in plugin is a folder: its code, a configuration struct whose
+// item tags give its items (ItemsOf) and which an instance gets its
+// configuration decoded into (Decode), a README.md and a sample
+// configuration generated from it (make generate), and its tests; it is
+// listed in internal/plugin/builtin.
 package plugin
 
 import (
