@@ -257,3 +257,22 @@ func lineLevel(line string) slog.Level {
 	}
 	return slog.LevelInfo
 }
+
+// The host side adapts plugins in their own processes to the same plugin
+// interfaces the built-in plugins implement (edgeplugin's, by their
+// runtime names).
+var (
+	_ plugin.South     = (*south)(nil)
+	_ plugin.Opener    = (*south)(nil)
+	_ plugin.Checker   = (*south)(nil)
+	_ plugin.Closer    = (*south)(nil)
+	_ plugin.Persister = (*persistingSouth)(nil)
+	_ plugin.Writer    = writingSouth{}
+	_ plugin.Writer    = writingPersistingSouth{}
+	_ plugin.Persister = writingPersistingSouth{}
+	_ plugin.North     = (*north)(nil)
+	_ plugin.Closer    = (*north)(nil)
+	_ plugin.Filter    = (*extFilter)(nil)
+	_ plugin.Closer    = (*extFilter)(nil)
+	_ plugin.Persister = (*persistingFilter)(nil)
+)
