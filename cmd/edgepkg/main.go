@@ -238,8 +238,8 @@ func buildWaveform(root, out, version string, key ed25519.PrivateKey, valid time
 		return err
 	}
 	files := []pkgrepo.File{{Name: "plugin", Data: launcher, Exec: true}, {Name: "waveform.py", Data: script}}
-	for _, rel := range []string{"edged_plugin/__init__.py", "edged_plugin/plugin.py", "edged_plugin/pb/__init__.py",
-		"edged_plugin/pb/plugin_pb2.py", "edged_plugin/pb/plugin_pb2_grpc.py"} {
+	for _, rel := range []string{"edged_plugin/__init__.py", "edged_plugin/plugin.py", "edged_plugin/config.py",
+		"edged_plugin/item.py", "edged_plugin/pb/__init__.py", "edged_plugin/pb/plugin_pb2.py", "edged_plugin/pb/plugin_pb2_grpc.py"} {
 		b, err := read(rel)
 		if err != nil {
 			return err
