@@ -88,3 +88,11 @@ def test_malformed():
 
     with pytest.raises(ValueError):
         items_of(NoDescription)
+
+
+def test_item_to_pb_carries_every_attribute():
+    # The contract's Item carries every attribute the gateway's items have;
+    # the Python SDK sent only some before.
+    pb = Item("Asset", default="a", length="10", mandatory="true", readonly="true", validity='x == "1"').to_pb("asset")
+    assert (pb.length, pb.mandatory, pb.readonly, pb.validity) == ("10", "true", "true", 'x == "1"')
+    assert pb.display_name == "asset" and pb.order == "1"
