@@ -169,8 +169,11 @@ type SouthClient interface {
 	Reconfigure(ctx context.Context, in *ReconfigureRequest, opts ...grpc.CallOption) (*ReconfigureReply, error)
 	// State returns the state to persist; called once Run ended.
 	State(ctx context.Context, in *StateRequest, opts ...grpc.CallOption) (*StateReply, error)
-	// Write sets values on the device (setpoints). A plugin that cannot
-	// write answers UNIMPLEMENTED.
+	// Write sets datapoints of an asset on the device (setpoints). A plugin
+	// that cannot write answers UNIMPLEMENTED, one that can answers a
+	// request without values at once (the gateway asks so whether it
+	// writes), and INVALID_ARGUMENT for a datapoint or value it cannot
+	// write.
 	Write(ctx context.Context, in *WriteRequest, opts ...grpc.CallOption) (*WriteReply, error)
 }
 
@@ -258,8 +261,11 @@ type SouthServer interface {
 	Reconfigure(context.Context, *ReconfigureRequest) (*ReconfigureReply, error)
 	// State returns the state to persist; called once Run ended.
 	State(context.Context, *StateRequest) (*StateReply, error)
-	// Write sets values on the device (setpoints). A plugin that cannot
-	// write answers UNIMPLEMENTED.
+	// Write sets datapoints of an asset on the device (setpoints). A plugin
+	// that cannot write answers UNIMPLEMENTED, one that can answers a
+	// request without values at once (the gateway asks so whether it
+	// writes), and INVALID_ARGUMENT for a datapoint or value it cannot
+	// write.
 	Write(context.Context, *WriteRequest) (*WriteReply, error)
 	mustEmbedUnimplementedSouthServer()
 }

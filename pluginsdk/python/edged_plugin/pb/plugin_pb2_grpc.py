@@ -176,8 +176,11 @@ class SouthServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Write(self, request, context):
-        """Write sets values on the device (setpoints). A plugin that cannot
-        write answers UNIMPLEMENTED.
+        """Write sets datapoints of an asset on the device (setpoints). A plugin
+        that cannot write answers UNIMPLEMENTED, one that can answers a
+        request without values at once (the gateway asks so whether it
+        writes), and INVALID_ARGUMENT for a datapoint or value it cannot
+        write.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
