@@ -52,7 +52,7 @@ CONSOLEOUT   := internal/portal/console
 CONSOLETOOLS := $(CONSOLEDIR)/node_modules/.package-lock.json
 CONSOLESRC   := $(wildcard $(CONSOLEDIR)/src/* $(TSDIR)/src/*.ts) $(CONSOLEDIR)/index.html $(CONSOLEDIR)/build.mjs $(CONSOLEDIR)/package-lock.json
 # What scripts/generate.sh writes from openapi.yaml.
-GENERATED := gen/server.gen.go clients/go/edgeclient/client.gen.go clients/python \
+GENERATED := gen/server.gen.go clients/go/edgeclient/client.gen.go clients/go/edgeclient/client.convenience.gen.go clients/python \
              $(TSDIR)/src/schema.d.ts $(TSDIR)/src/dated.d.ts $(TSDIR)/src/timestamps.ts $(TSDIR)/LICENSE $(REDOC) $(CONSOLEOUT)
 # The root npm packages (the redocly CLI: spec lint and docs page), installed
 # by `npm ci` whenever node_modules does not hold exactly what
@@ -65,8 +65,8 @@ ROOTTOOLS := root-tools
 PYKEEP    := -x tests -x CHANGELOG.md -x __pycache__ -x .pytest_cache -x .ruff_cache -x .pdm-build -x build -x dist -x '*.egg-info'
 
 .PHONY: help generate console check-generated build run test test-all-databases test-go-all test-conformance-pg test-tools test-go-tools test-unit \
-        conformance lint lint-spec packages test-plugins plugin-tools bench clean tools sim-tools test-sdk-go test-sdk-python test-sdk-typescript test-portal \
-        test-fuzz check-system root-tools bench-system
+        conformance lint lint-spec packages plugin-sdk-dist test-plugins plugin-tools bench clean tools sim-tools test-sdk-go test-sdk-python test-sdk-typescript test-portal \
+        test-fuzz check-system root-tools bench-system test-compat release test-release
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -133,9 +133,10 @@ TESTSTEPS := test-tools test-go-tools \
              test-sdk-typescript:test-tools,check-generated \
              test-plugins:test-tools \
              test-sdk-go test-portal \
-             test-fuzz:test-tools
+             test-fuzz:test-tools \
+             test-compat test-release:test-tools
 
-test: check-system ## every test: the generated-code check, the lint, unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page, the fuzzer (side by side; TESTJOBS=4)
+test: check-system ## every test: the generated-code check, the lint, unit tests, the storage suite and conformance on SQLite and PostgreSQL, the SDKs, the docs page, the fuzzer, the breaking-change check, the release installed as the READMEs say (side by side; TESTJOBS=4)
 	CONSOLEDEP= MAKE='$(MAKE)' scripts/side-by-side.sh -j $(TESTJOBS) -last test-go-all $(TESTSTEPS)
 
 # The tools the steps of make test share, installed before any of them
@@ -268,22 +269,46 @@ $(CONSOLETOOLS): $(CONSOLEDIR)/package-lock.json $(TSTOOLS)
 	touch $@
 
 # The plugin contract's generator (protoc from grpcio-tools) and the Python
-# plugin SDK's packages, pinned in pluginsdk/python/requirements.txt.
+# plugin SDK's packages, pinned in pluginsdk/python/requirements.txt, and
+# the Python plugin SDK itself, installed from this tree (editable) as a
+# plugin author installs its wheel; pip check holds the pins to the
+# requirement ranges of its pyproject.toml.
 plugin-tools: $(PLUGTOOLS) ## install the plugin contract's generator and the Python plugin SDK's packages (pinned)
 
-$(PLUGTOOLS): pluginsdk/python/requirements.txt
+$(PLUGTOOLS): pluginsdk/python/requirements.txt pluginsdk/python/pyproject.toml
 	rm -rf $(PLUGVENV)
 	$(PYTHON) -m venv $(PLUGVENV)
 	$(PLUGVENV)/bin/python -m pip install --quiet --disable-pip-version-check --require-virtualenv --no-deps -r pluginsdk/python/requirements.txt
+	$(PLUGVENV)/bin/python -m pip install --quiet --disable-pip-version-check --require-virtualenv --no-deps --no-build-isolation --no-index -e pluginsdk/python
 	$(PLUGVENV)/bin/python -m pip check --disable-pip-version-check
 	touch $@
 
 # KEY is an ed25519 key file (go run ./cmd/edgepkg keygen -out KEYFILE);
-# never commit one.
+# never commit one. The plugins and services of this tree are plugin
+# directories like any author's: edgepkg builds each (the Python one with
+# the plugin SDK's Python, which has this tree's SDK) and publishes them.
 REPO_DIR ?= repository
-packages: ## build this repository's plugins into the signed package repository REPO_DIR with KEY
+PACKAGE_DIRS := pluginsdk/go/examples/csvsouth pluginsdk/go/examples/filenorth pluginsdk/go/examples/scalefilter \
+                pluginsdk/python/examples/waveform cmd/edged-notification cmd/edged-dispatcher
+# The packages' version: VERSION when given, else 1.0.0 (not git describe's).
+PKGVERSION = $(if $(filter command line environment override,$(origin VERSION)),$(VERSION),1.0.0)
+packages: $(PLUGTOOLS) ## build this repository's plugins and services into the signed package repository REPO_DIR with KEY
 	@test -n "$(KEY)" || { echo "usage: make packages KEY=KEYFILE [REPO_DIR=dir] [VERSION=x.y.z]"; exit 2; }
-	$(GO) run ./cmd/edgepkg build -key "$(KEY)" -out "$(REPO_DIR)" -version "$(or $(VERSION),1.0.0)"
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(GO) build -o "$$tmp/edgepkg" ./cmd/edgepkg; \
+	for d in $(PACKAGE_DIRS); do \
+	  "$$tmp/edgepkg" build -python "$(CURDIR)/$(PLUGVENV)/bin/python" \
+	    -version "$(PKGVERSION)" -out "$$tmp/dist" "$$d" > /dev/null; \
+	done; \
+	"$$tmp/edgepkg" publish -key "$(KEY)" -repo "$(REPO_DIR)" "$$tmp"/dist/*.tar.gz
+
+# The plugin SDKs as a release ships them, into PLUGIN_SDK_OUT: the Go
+# plugin SDK's module folder (edged-pluginsdk-go-V.tar.gz, used with
+# `go mod edit -replace`) and the Python plugin SDK's wheel
+# (edged_plugin-V-py3-none-any.whl). make release calls it.
+PLUGIN_SDK_OUT ?= dist/pluginsdk
+plugin-sdk-dist: $(PLUGTOOLS) ## the Go plugin SDK's module folder (tar.gz) and the Python plugin SDK's wheel, into PLUGIN_SDK_OUT (VERSION)
+	scripts/plugin-sdk-dist.sh "$(PLUGIN_SDK_OUT)" "$(VERSION)" "$(PLUGVENV)/bin/python"
 
 $(TSTOOLS): $(TSDIR)/package-lock.json
 	cd $(TSDIR) && npm ci --no-audit --no-fund
@@ -291,6 +316,32 @@ $(TSTOOLS): $(TSDIR)/package-lock.json
 
 conformance: ## the conformance suite against EDGE_URL, or a gateway it starts itself
 	$(GO) test -count=1 -v ./conformance 2>&1 | $(TESTFILTER)
+
+# The breaking-change check: openapi.yaml against the last released
+# contract, committed as RELEASED (make release refreshes it), with oasdiff
+# (pinned in tools/apicompat/go.mod, used as a library: see
+# docs/compatibility.md). A break passes only under a higher major version.
+RELEASED ?= api/released/openapi.yaml
+
+test-compat: ## the breaking-change check (oasdiff): openapi.yaml against the released contract RELEASED, and the check's own tests
+	@echo "== the breaking-change check (tools/apicompat)"
+	cd tools/apicompat && CGO_ENABLED=0 $(GO) test -count=1 ./...
+	cd tools/apicompat && CGO_ENABLED=0 $(GO) run . -released "$(abspath $(RELEASED))" -contract "$(CURDIR)/openapi.yaml"
+
+# make release VERSION=x.y.z KEY=KEYFILE: the artefacts users install, into
+# RELEASE_DIR with their SHA256SUMS (scripts/release.sh lists them), after
+# checking that VERSION is the contract's and every SDK's version; then
+# RELEASED becomes this contract (commit it). KEY signs the package
+# repository (go run ./cmd/edgepkg keygen -out KEYFILE; never commit one).
+RELEASE_DIR ?= dist/release-$(VERSION)
+
+release: $(PYTOOLS) $(TSTOOLS) ## the release's artefacts (SDKs, plugin SDKs, signed package repository, SHA256SUMS) into dist/release-VERSION; refreshes RELEASED
+	@test -n "$(KEY)" || { echo "usage: make release VERSION=x.y.z KEY=KEYFILE [RELEASE_DIR=dir]"; exit 2; }
+	scripts/release.sh "$(VERSION)" "$(RELEASE_DIR)" "$(KEY)" "$(RELEASED)"
+
+test-release: $(PYTOOLS) $(TSTOOLS) ## make release into a temporary folder, then each SDK installed from it in a fresh project by its README's install lines
+	@echo "== the release: made, then installed as the READMEs say"
+	scripts/test-release.sh
 
 # golangci-lint runs once over the three modules (the gateway, the Go SDK
 # and the Go plugin SDK), as a Go workspace made for the run, so that the
@@ -306,6 +357,10 @@ lint: lint-spec $(LINT) ## go vet, gofmt, golangci-lint (the gateway, the Go SDK
 	(cd "$$work" && GOWORK= $(GO) work init "$(CURDIR)" "$(CURDIR)/clients/go" "$(CURDIR)/pluginsdk/go"); \
 	echo "$(LINT) run ./... ./clients/go/... ./pluginsdk/go/..."; \
 	GOWORK="$$work/go.work" $(LINT) run ./... ./clients/go/... ./pluginsdk/go/...
+	@# The breaking-change check is a module of its own whose oasdiff pin
+	@# raises shared dependencies (kin-openapi), so it is vetted and linted
+	@# on its own rather than in the workspace.
+	cd tools/apicompat && $(GO) vet ./... && ../../$(LINT) run --config ../../.golangci.yml ./...
 
 $(LINT): tools/go.mod tools/go.sum
 	mkdir -p tools/bin

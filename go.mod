@@ -7,7 +7,7 @@ tool github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen
 require (
 	github.com/eclipse/paho.golang v0.23.0
 	github.com/eclipse/paho.mqtt.golang v1.5.1
-	github.com/edged/edged/clients/go v0.0.0
+	github.com/edged/edged/clients/go/v2 v2.0.0
 	github.com/edged/edged/pluginsdk/go v0.0.0-00010101000000-000000000000
 	github.com/expr-lang/expr v1.17.8
 	github.com/getkin/kin-openapi v0.152.0
@@ -28,6 +28,7 @@ require (
 	github.com/simonvetter/modbus v1.6.3
 	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/crypto v0.58.0
+	golang.org/x/mod v0.42.0
 	modernc.org/sqlite v1.61.1
 )
 
@@ -65,7 +66,6 @@ require (
 	github.com/speakeasy-api/jsonpath v0.6.3 // indirect
 	github.com/speakeasy-api/openapi v1.24.0 // indirect
 	github.com/vmware-labs/yaml-jsonpath v0.3.2 // indirect
-	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/net v0.61.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
@@ -80,6 +80,6 @@ require (
 	modernc.org/memory v1.12.1 // indirect
 )
 
-replace github.com/edged/edged/clients/go => ./clients/go
+replace github.com/edged/edged/clients/go/v2 => ./clients/go
 
 replace github.com/edged/edged/pluginsdk/go => ./pluginsdk/go

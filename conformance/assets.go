@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 )
 
 // ---- asset helpers ----
@@ -227,8 +227,9 @@ func postReadings(t *testing.T, port int, body []byte) {
 // ---- cases that need no readings ----
 
 // TestAssetsUnknown checks what every read of an asset without readings
-// answers: empty lists for readings, values and series, 404 for summary and
-// timespan, {purged: 0} for a purge.
+// answers: 404 naming the asset for each read of that one asset (readings,
+// values, series, summaries, timespan), {purged: 0} for a purge, and no
+// entry in the lists of every asset.
 func testAssetsUnknown(t *testing.T) {
 	code := unique("conf-none")
 	c := api(t)
@@ -244,24 +245,15 @@ func testAssetsUnknown(t *testing.T) {
 		t.Fatalf("listAssetTimespans: no JSON array: %s", truncate(spans.Body))
 	}
 
-	empty := []struct{ name, path string }{
+	notFound := []struct{ name, path string }{
 		{name: "readings", path: assetPath(code)},
 		{name: "readings in a window", path: assetPath(code) + "?seconds=60"},
 		{name: "values", path: assetPath(code, "value")},
+		{name: "values in a window", path: assetPath(code, "value") + "?minutes=5&previous=1"},
 		{name: "series", path: assetPath(code, "value", "series")},
 		{name: "series by hour", path: assetPath(code, "value", "series") + "?group=hours&limit=5"},
-	}
-	for _, e := range empty {
-		t.Run(e.name, func(t *testing.T) {
-			var got []any
-			getJSON(t, e.path, &got)
-			if got == nil || len(got) != 0 {
-				t.Errorf("GET %s = %v, want []", e.path, got)
-			}
-		})
-	}
-	notFound := []struct{ name, path string }{
-		{name: "summary", path: assetPath(code, "value", "summary")},
+		{name: "summary of a key", path: assetPath(code, "value", "summary")},
+		{name: "summary", path: assetPath(code, "summary")},
 		{name: "timespan", path: assetPath(code, "timespan")},
 	}
 	for _, e := range notFound {
@@ -343,9 +335,12 @@ func testAssetQueryRules(t *testing.T) {
 		}
 	})
 	t.Run("valid combinations", func(t *testing.T) {
+		// Accepted: the asset, which has no readings, is what is refused.
 		for _, q := range []string{"limit=1", "limit=10000&skip=5", "seconds=30&previous=120", "minutes=1&previous=0", "hours=2"} {
-			var got []any
-			getJSON(t, assetPath(code)+"?"+q, &got)
+			r := doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(code) + "?" + q})
+			if msg := checkError(t, r.status, r.body, http.StatusNotFound); !strings.Contains(msg, code) {
+				t.Errorf("?%s: message %q does not name the asset", q, msg)
+			}
 		}
 	})
 }
@@ -368,7 +363,9 @@ func testAssetPathDecoding(t *testing.T) {
 				t.Errorf("timespan of %s: message %q does not name the decoded code %q", c.escaped, msg, c.code)
 			}
 			r = doRaw(t, rawRequest{method: http.MethodGet, path: "/edge/asset/" + c.escaped})
-			wantStatus(t, "readings of "+c.escaped, r.status, r.body, http.StatusOK)
+			if msg := checkError(t, r.status, r.body, http.StatusNotFound); !strings.Contains(msg, `"`+c.code+`"`) {
+				t.Errorf("readings of %s: message %q does not name the decoded code %q", c.escaped, msg, c.code)
+			}
 			r = doRaw(t, rawRequest{method: http.MethodDelete, path: "/edge/asset/" + c.escaped})
 			wantStatus(t, "purge of "+c.escaped, r.status, r.body, http.StatusOK)
 			if !jsonEqual(t, json.RawMessage(r.body), map[string]any{"purged": 0}) {
@@ -449,6 +446,23 @@ func testAssetReadingsData(t *testing.T) {
 			}
 			if got := readingValues(t, *resp.JSON200); !slices.Equal(got, c.want) {
 				t.Errorf("values = %v, want %v", got, c.want)
+			}
+		})
+	}
+
+	// A known asset whose window or key matches nothing: [] (an unknown
+	// asset is 404: testAssetsUnknown).
+	for _, e := range []struct{ name, path string }{
+		{name: "values of an unknown key", path: assetPath(code, "no-such-key")},
+		{name: "values in a window too recent", path: assetPath(code, "value") + "?minutes=5"},
+		{name: "series of an unknown key", path: assetPath(code, "no-such-key", "series")},
+		{name: "series in a window too old", path: assetPath(code, "value", "series") + "?minutes=10&previous=30"},
+	} {
+		t.Run(e.name, func(t *testing.T) {
+			var got []any
+			getJSON(t, e.path, &got)
+			if got == nil || len(got) != 0 {
+				t.Errorf("GET %s = %v, want []", e.path, got)
 			}
 		})
 	}
@@ -578,12 +592,10 @@ func testAssetPurgeData(t *testing.T) {
 	if c := assetCount(t, kept); c != 5 {
 		t.Errorf("%s count = %d after purging another asset, want 5", kept, c)
 	}
-	var rs []any
-	getJSON(t, assetPath(gone), &rs)
-	if len(rs) != 0 {
-		t.Errorf("readings of %s after its purge = %d, want none", gone, len(rs))
-	}
-	r := doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(gone, "timespan")})
+	// A purged asset is unknown: 404 for its readings and its time span.
+	r := doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(gone)})
+	checkError(t, r.status, r.body, http.StatusNotFound)
+	r = doRaw(t, rawRequest{method: http.MethodGet, path: assetPath(gone, "timespan")})
 	checkError(t, r.status, r.body, http.StatusNotFound)
 	if d := newestPurgeAudit(t, gone); d == nil || d["rowsRemoved"] != float64(12) {
 		t.Errorf("PURGE audit of %s = %v, want rowsRemoved 12", gone, d)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 )
 
 // auditTimestamp is the Timestamp schema: UTC with milliseconds.

@@ -23,7 +23,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 )
 
 // TestMandatoryAuthentication switches the shared gateway to mandatory

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 )
 
 // TestListCategories checks the list's shape, order and the seeded

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 )
 
 // testControlRefusalsAudited checks that control writes and operations

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 )
 
 // httpClient is the transport shared by the SDK clients and the raw helper.

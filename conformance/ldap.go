@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 	"github.com/edged/edged/internal/simtest"
 )
 

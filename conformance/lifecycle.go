@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 )
 
 // TestRestartPersistence runs a second gateway on its own SQLite store,

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 )
 
 // logTimestamp is the form of a log line's timestamp: UTC, milliseconds.

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 )
 
 // mqttSouthConfig is the configuration of an mqtt_south service reading

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 	"github.com/edged/edged/internal/simtest"
 )
 
@@ -238,6 +238,16 @@ func testNotificationsAndControl(t *testing.T) {
 	if r := createHosted(t, admin, notifier, "notification"); r.StatusCode() != http.StatusOK {
 		t.Fatalf("create notification service: status %d; body %s", r.StatusCode(), truncate(r.Body))
 	}
+	// The catalogue lists both service packages' plugins with the items
+	// their services got.
+	for name, typ := range map[string]edgeclient.PluginType{dispatcher: edgeclient.PluginTypeDispatcher, notifier: edgeclient.PluginTypeNotification} {
+		got := listPlugins(t, admin, &edgeclient.ListInstalledPluginsParams{Type: &typ, Config: ptr(true)})
+		if len(got) != 1 || got[0].Origin != edgeclient.PluginOriginPackage {
+			t.Errorf("catalogue of %s plugins = %+v, want the package's", typ, got)
+			continue
+		}
+		sameItems(t, string(typ), got[0].Config, getCategory(t, name))
+	}
 	for name, typ := range map[string]string{dispatcher: "Dispatcher", notifier: "Notification"} {
 		eventually(t, time.Minute, name+" running", func() bool {
 			rec := serviceRecord(t, admin, name)
@@ -254,6 +264,7 @@ func testNotificationsAndControl(t *testing.T) {
 	t.Run("notifications", func(t *testing.T) { checkNotifications(t, admin, plc, tank, modbus) })
 	t.Run("notification errors", func(t *testing.T) { checkNotificationErrors(t, admin) })
 	t.Run("fleet configuration", func(t *testing.T) { checkFleetNotifications(t, adminTok, tank) })
+	t.Run("operation of a plugin in its own process", func(t *testing.T) { checkPackagedOperation(t, admin) })
 
 	// A killed service process comes back, and serves again.
 	pids := pluginProcesses(t, "dispatcher")
@@ -790,4 +801,57 @@ func checkNotificationErrors(t *testing.T, admin *edgeclient.ClientWithResponses
 	must(t, err)
 	wantStatus(t, "deleteNotification", del.StatusCode(), del.Body, http.StatusOK)
 	wantNoCategory(t, "rule"+name)
+}
+
+// checkPackagedOperation runs an operation through the dispatcher on a
+// south plugin of a package, running in its own process, as on a built-in
+// one: the CSV plugin's rewind reads its file again; what it does not
+// offer or take is refused naming the service.
+func checkPackagedOperation(t *testing.T, admin *edgeclient.ClientWithResponses) {
+	ctx := t.Context()
+	inst, err := admin.InstallPluginWithResponse(ctx, edgeclient.PackageInstallRequest{Format: edgeclient.Repository, Name: "csv_south"})
+	must(t, err)
+	wantStatus(t, "installPlugin csv_south", inst.StatusCode(), inst.Body, http.StatusOK)
+	if task := awaitTask(t, admin, inst.JSON200.Id); !succeeded(task) {
+		t.Fatalf("install task of csv_south = %+v", task)
+	}
+	t.Cleanup(func() {
+		r, err := admin.RemovePackageWithResponse(context.Background(), "csv_south")
+		if err == nil && r.StatusCode() != http.StatusOK && r.StatusCode() != http.StatusNotFound {
+			t.Errorf("clean up package csv_south: status %d; body %s", r.StatusCode(), truncate(r.Body))
+		}
+	})
+	csv := filepath.Join(t.TempDir(), "rows.csv")
+	must(t, os.WriteFile(csv, []byte("level\n1\n2\n"), 0o644))
+	name, asset := unique("conf-csv-op"), unique("conf-csv-op")
+	createSouth(t, admin, southDef{name: name, plugin: "csv_south", enabled: true,
+		config: map[string]string{"file": csv, "asset": asset, "rate": "50", "loop": "false"}})
+	count := func() int {
+		s := southRecord(t, admin, name)
+		if s == nil || len(s.Assets) == 0 {
+			return 0
+		}
+		return s.Assets[0].Count
+	}
+	eventually(t, time.Minute, "both rows read", func() bool { return count() == 2 })
+	operate := func(operation string, params *map[string]edgeclient.ControlValue) *edgeclient.ControlOperationResponse {
+		r, err := admin.ControlOperationWithResponse(ctx, edgeclient.ControlOperationRequest{Destination: edgeclient.ControlDestinationService,
+			Name: &name, Operation: operation, Parameters: params})
+		must(t, err)
+		return r
+	}
+	op := operate("rewind", nil)
+	wantStatus(t, "controlOperation rewind", op.StatusCode(), op.Body, http.StatusOK)
+	if len(op.JSON200.Results) != 1 || op.JSON200.Results[0].Service != name {
+		t.Errorf("results = %+v, want one for %s", op.JSON200.Results, name)
+	}
+	eventually(t, time.Minute, "the rows read again after the rewind", func() bool { return count() == 4 })
+	for what, r := range map[string]*edgeclient.ControlOperationResponse{
+		"an operation the plugin does not offer": operate("launch", nil),
+		"parameters the operation does not take": operate("rewind", &map[string]edgeclient.ControlValue{"row": number(t, 3)}),
+	} {
+		if msg := checkError(t, r.StatusCode(), r.Body, http.StatusBadRequest); !strings.Contains(msg, name) {
+			t.Errorf("%s: message %q does not name the service", what, msg)
+		}
+	}
 }

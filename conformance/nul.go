@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 )
 
 // TestNULRefused checks that text holding the NUL character (U+0000) is

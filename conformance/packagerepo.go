@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 	"github.com/edged/edged/internal/pkgrepo"
 	"github.com/edged/edged/internal/simtest"
 )

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 	"github.com/edged/edged/internal/pkgrepo"
 	"github.com/edged/edged/internal/plugin/external"
 )
@@ -228,6 +228,22 @@ func testPackages(t *testing.T) {
 		t.Errorf("installed packages = %+v", list.JSON200.Packages)
 	}
 
+	// The catalogue lists the installed plugin with the items its
+	// services get.
+	if p := cataloguePlugin(listPlugins(t, admin, &edgeclient.ListInstalledPluginsParams{Config: ptr(true)}), "csv_south"); p == nil {
+		t.Error("the installed plugin csv_south is not in the catalogue")
+	} else {
+		if p.Origin != edgeclient.PluginOriginPackage || p.Type != edgeclient.PluginTypeSouth || p.Version != "1.0.0" {
+			t.Errorf("catalogue entry of csv_south = %+v", p)
+		}
+		probe := unique("pkg-csv-form")
+		createSouth(t, admin, southDef{name: probe, plugin: "csv_south"})
+		sameItems(t, "csv_south", p.Config, getCategory(t, probe))
+		del, err := admin.DeleteServiceWithResponse(ctx, probe)
+		must(t, err)
+		wantStatus(t, "deleteService "+probe, del.StatusCode(), del.Body, http.StatusOK)
+	}
+
 	// A south service runs the installed plugin like a built-in one.
 	csv := filepath.Join(t.TempDir(), "data.csv")
 	must(t, os.WriteFile(csv, []byte("temperature\n20\n21\n"), 0o644))
@@ -239,7 +255,9 @@ func testPackages(t *testing.T) {
 	})
 	rm, err := admin.RemovePackageWithResponse(ctx, "csv_south")
 	must(t, err)
-	checkError(t, rm.StatusCode(), rm.Body, http.StatusConflict)
+	if msg := checkError(t, rm.StatusCode(), rm.Body, http.StatusConflict); !strings.Contains(msg, `"pkg-csv"`) {
+		t.Errorf("message %q does not name the service using the package", msg)
+	}
 
 	// A north service sends through an installed north plugin.
 	inst, err = admin.InstallPluginWithResponse(ctx, edgeclient.PackageInstallRequest{Format: edgeclient.Repository, Name: "file_north"})
@@ -259,9 +277,30 @@ func testPackages(t *testing.T) {
 		b, err := os.ReadFile(out)
 		return err == nil && strings.Contains(string(b), `"asset":"pkg-boiler"`)
 	})
+	// A north task of the plugin, disabled so it never runs, keeps the
+	// package too: both users are named.
+	task := unique("pkg-file-task")
+	body2 := taskBody(t, task, "file_north", 3600, map[string]string{"file": out})
+	body2.Enabled = false
+	tr, err := admin.CreateNorthTaskWithResponse(ctx, body2)
+	must(t, err)
+	wantStatus(t, "createNorthTask "+task, tr.StatusCode(), tr.Body, http.StatusOK)
+	rm, err = admin.RemovePackageWithResponse(ctx, "file_north")
+	must(t, err)
+	if msg := checkError(t, rm.StatusCode(), rm.Body, http.StatusConflict); !strings.Contains(msg, `"pkg-file"`) || !strings.Contains(msg, `"`+task+`"`) {
+		t.Errorf("message %q does not name both the service and the north task using the package", msg)
+	}
 	del, err := admin.DeleteServiceWithResponse(ctx, "pkg-file")
 	must(t, err)
 	wantStatus(t, "deleteService pkg-file", del.StatusCode(), del.Body, http.StatusOK)
+	rm, err = admin.RemovePackageWithResponse(ctx, "file_north")
+	must(t, err)
+	if msg := checkError(t, rm.StatusCode(), rm.Body, http.StatusConflict); !strings.Contains(msg, `north task "`+task+`"`) {
+		t.Errorf("message %q does not name the north task using the package", msg)
+	}
+	del, err = admin.DeleteServiceWithResponse(ctx, task)
+	must(t, err)
+	wantStatus(t, "deleteService "+task, del.StatusCode(), del.Body, http.StatusOK)
 	rm, err = admin.RemovePackageWithResponse(ctx, "file_north")
 	must(t, err)
 	wantStatus(t, "removePackage file_north", rm.StatusCode(), rm.Body, http.StatusOK)
@@ -298,4 +337,7 @@ func testPackages(t *testing.T) {
 	rm, err = admin.RemovePackageWithResponse(ctx, "csv_south")
 	must(t, err)
 	checkError(t, rm.StatusCode(), rm.Body, http.StatusNotFound)
+	if p := cataloguePlugin(listPlugins(t, admin, nil), "csv_south"); p != nil {
+		t.Errorf("the removed plugin csv_south is still in the catalogue: %+v", p)
+	}
 }

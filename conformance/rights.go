@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 )
 
 // rightsKind is who may make a call of the rights table (decisions §2).
@@ -60,8 +60,8 @@ func rightsWant(row rightsRow, caller rightsCaller, mandatory bool) int {
 
 // TestRights checks who may call the operations that change the code the
 // gateway runs (the package repository, install, update and removal, and
-// the Installation category with its trusted keys), the package listings
-// and the user list: for admin, user, control, view and data-view sessions
+// the Installation category with its trusted keys), the package listings,
+// the plugin catalogue and the user list: for admin, user, control, view and data-view sessions
 // and anonymous callers, with authentication optional and mandatory.
 func testRights(t *testing.T) {
 	admin := adminToken(t)
@@ -150,6 +150,11 @@ func testRights(t *testing.T) {
 		}},
 		{op: "listAvailablePlugins", kind: readCall, allowed: http.StatusBadRequest, send: func(t *testing.T, c *edgeclient.ClientWithResponses) (int, []byte) {
 			r, err := c.ListAvailablePluginsWithResponse(t.Context())
+			must(t, err)
+			return r.StatusCode(), r.Body
+		}},
+		{op: "listInstalledPlugins", kind: readCall, allowed: http.StatusOK, send: func(t *testing.T, c *edgeclient.ClientWithResponses) (int, []byte) {
+			r, err := c.ListInstalledPluginsWithResponse(t.Context(), &edgeclient.ListInstalledPluginsParams{Config: ptr(true)})
 			must(t, err)
 			return r.StatusCode(), r.Body
 		}},

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 )
 
 // TestUnknownRoute checks that paths outside the contract are 404 JSON.

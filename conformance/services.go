@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 )
 
 // readingTimestamp is the wire form of reading and tracking timestamps.

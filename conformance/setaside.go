@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	edgeclient "github.com/edged/edged/clients/go/edgeclient"
+	edgeclient "github.com/edged/edged/clients/go/v2/edgeclient"
 )
 
 // destination is an HTTP server in the suite's process taking readings in

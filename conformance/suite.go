@@ -119,12 +119,14 @@ var suite = []suiteTest{
 	{"TestFailedServiceHealth", Strict, testFailedServiceHealth},
 	{"TestPluginData", Strict, testPluginData},
 	{"TestPluginDataErrors", Strict, testPluginDataErrors},
+	{"TestPluginCatalogue", Strict, testPluginCatalogue},
 	{"TestDeprecateTrackingEvent", Strict, testDeprecateTrackingEvent},
 	// Packages
 	{"TestPackages", Strict, testPackages},
 	{"TestPackageRepository", Strict, testPackageRepository},
 	{"TestPackageTrust", Strict, testPackageTrust},
 	{"TestPackageUnpackMemory", Strict, testPackageUnpackMemory},
+	{"TestPluginWalkthrough", Strict, testPluginWalkthrough},
 	// Notification and dispatcher services (packages of the repository)
 	{"TestNotificationsAndControl", Strict, testNotificationsAndControl},
 	{"TestControlRefusalsAudited", Strict, testControlRefusalsAudited},

@@ -78,9 +78,11 @@ func TestScheduleErrors(t *testing.T)                        { runSuiteTest(t) }
 func TestFailedServiceHealth(t *testing.T)                   { runSuiteTest(t) }
 func TestPluginData(t *testing.T)                            { runSuiteTest(t) }
 func TestPluginDataErrors(t *testing.T)                      { runSuiteTest(t) }
+func TestPluginCatalogue(t *testing.T)                       { runSuiteTest(t) }
 func TestDeprecateTrackingEvent(t *testing.T)                { runSuiteTest(t) }
 func TestPackages(t *testing.T)                              { runSuiteTest(t) }
 func TestPackageRepository(t *testing.T)                     { runSuiteTest(t) }
+func TestPluginWalkthrough(t *testing.T)                     { runSuiteTest(t) }
 func TestPackageTrust(t *testing.T)                          { runSuiteTest(t) }
 func TestPackageUnpackMemory(t *testing.T)                   { runSuiteTest(t) }
 func TestNotificationsAndControl(t *testing.T)               { runSuiteTest(t) }

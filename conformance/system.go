@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 )
 
 // TestPingFields checks that ping answers every required field of the Ping

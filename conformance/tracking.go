@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 )
 
 // TestDeprecateTrackingEvent deprecates an asset's Ingest event, checks the

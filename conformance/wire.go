@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 )
 
 // TestLenientContentTypes sends JSON bodies the way real clients do without

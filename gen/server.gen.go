@@ -437,6 +437,24 @@ func (e InstalledPackageType) Valid() bool {
 	}
 }
 
+// Defines values for InstalledPluginOrigin.
+const (
+	PluginOriginBuiltin InstalledPluginOrigin = "builtin"
+	PluginOriginPackage InstalledPluginOrigin = "package"
+)
+
+// Valid indicates whether the value is a known member of the InstalledPluginOrigin enum.
+func (e InstalledPluginOrigin) Valid() bool {
+	switch e {
+	case PluginOriginBuiltin:
+		return true
+	case PluginOriginPackage:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for LogLevel.
 const (
 	LogLevelDebug   LogLevel = "debug"
@@ -566,6 +584,33 @@ func (e PingHealth) Valid() bool {
 	case Green:
 		return true
 	case Red:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PluginType.
+const (
+	PluginTypeDispatcher   PluginType = "dispatcher"
+	PluginTypeFilter       PluginType = "filter"
+	PluginTypeNorth        PluginType = "north"
+	PluginTypeNotification PluginType = "notification"
+	PluginTypeSouth        PluginType = "south"
+)
+
+// Valid indicates whether the value is a known member of the PluginType enum.
+func (e PluginType) Valid() bool {
+	switch e {
+	case PluginTypeDispatcher:
+		return true
+	case PluginTypeFilter:
+		return true
+	case PluginTypeNorth:
+		return true
+	case PluginTypeNotification:
+		return true
+	case PluginTypeSouth:
 		return true
 	default:
 		return false
@@ -1768,6 +1813,41 @@ type InstalledPackages struct {
 	Packages []InstalledPackage `json:"packages"`
 }
 
+// InstalledPlugin A plugin of the catalogue.
+type InstalledPlugin struct {
+	// Config The items of a category, keyed by item name.
+	//
+	// Example: {"authentication":{"default":"optional","description":"API Call Authentication","displayName":"Authentication","options":["mandatory","optional"],"order":"5","type":"enumeration","value":"optional"},"httpPort":{"default":"8081","description":"Port to accept HTTP connections on","displayName":"HTTP Port","order":"2","type":"integer","value":"8081"}}
+	Config *Category `json:"config,omitempty"`
+
+	// Description Example: A sine wave, one reading per step, a full cycle every 360 steps
+	Description string `json:"description"`
+
+	// Name The name services and filters name the plugin by.
+	//
+	// Example: sinusoid
+	Name string `json:"name"`
+
+	// Origin builtin for a plugin compiled into the gateway, package for one installed from a package.
+	Origin InstalledPluginOrigin `json:"origin"`
+
+	// Type A kind of plugin.
+	//
+	// Example: south
+	Type PluginType `json:"type"`
+
+	// Version Example: 1.0.0
+	Version string `json:"version"`
+}
+
+// InstalledPluginOrigin builtin for a plugin compiled into the gateway, package for one installed from a package.
+type InstalledPluginOrigin string
+
+// InstalledPlugins Example: {"plugins":[{"config":{"assetName":{"default":"sinusoid","description":"Name of the asset the readings are stored under","displayName":"Asset name","length":"255","mandatory":"true","order":"1","type":"string","value":"sinusoid"},"plugin":{"default":"sinusoid","description":"The plugin the service runs","displayName":"Plugin","order":"0","readonly":"true","type":"string","value":"sinusoid"}},"description":"A sine wave, one reading per step, a full cycle every 360 steps","name":"sinusoid","origin":"builtin","type":"south","version":"1.0.0"}]}
+type InstalledPlugins struct {
+	Plugins []InstalledPlugin `json:"plugins"`
+}
+
 // InstalledServices defines model for InstalledServices.
 type InstalledServices struct {
 	// Services The installed service kinds.
@@ -2332,6 +2412,11 @@ type PluginInfo struct {
 	// Example: 1.0.0
 	Version string `json:"version"`
 }
+
+// PluginType A kind of plugin.
+//
+// Example: south
+type PluginType string
 
 // PortOrEmpty Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
 //
@@ -3261,6 +3346,15 @@ type ListSetAsideReadingsParams struct {
 
 	// Skip Number of entries to skip, for paging with `limit`.
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
+}
+
+// ListInstalledPluginsParams defines parameters for ListInstalledPlugins.
+type ListInstalledPluginsParams struct {
+	// Type Only plugins of this kind.
+	Type *PluginType `form:"type,omitempty" json:"type,omitempty"`
+
+	// Config Include each plugin's configuration items.
+	Config *bool `form:"config,omitempty" json:"config,omitempty"`
 }
 
 // ListServicesParams defines parameters for ListServices.
@@ -4339,6 +4433,9 @@ type ServerInterface interface {
 	// ListAvailablePlugins List installable plugin packages
 	// (GET /edge/plugin/available)
 	ListAvailablePlugins(w http.ResponseWriter, r *http.Request)
+	// ListInstalledPlugins List the plugins services can be created from
+	// (GET /edge/plugin/installed)
+	ListInstalledPlugins(w http.ResponseWriter, r *http.Request, params ListInstalledPluginsParams)
 	// SetRepository Configure the package repository
 	// (POST /edge/repository)
 	SetRepository(w http.ResponseWriter, r *http.Request)
@@ -4894,6 +4991,12 @@ func (_ Unimplemented) InstallPlugin(w http.ResponseWriter, r *http.Request) {
 // ListAvailablePlugins List installable plugin packages
 // (GET /edge/plugin/available)
 func (_ Unimplemented) ListAvailablePlugins(w http.ResponseWriter, r *http.Request) {
+	w.WriteHeader(http.StatusNotImplemented)
+}
+
+// ListInstalledPlugins List the plugins services can be created from
+// (GET /edge/plugin/installed)
+func (_ Unimplemented) ListInstalledPlugins(w http.ResponseWriter, r *http.Request, params ListInstalledPluginsParams) {
 	w.WriteHeader(http.StatusNotImplemented)
 }
 
@@ -7146,6 +7249,52 @@ func (siw *ServerInterfaceWrapper) ListAvailablePlugins(w http.ResponseWriter, r
 	handler.ServeHTTP(w, r)
 }
 
+// ListInstalledPlugins operation middleware
+func (siw *ServerInterfaceWrapper) ListInstalledPlugins(w http.ResponseWriter, r *http.Request) {
+
+	var err error
+	_ = err
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListInstalledPluginsParams
+
+	// ------------- Optional query parameter "type" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "type", r.URL.Query(), &params.Type, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "type"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "type", Err: err})
+		}
+		return
+	}
+
+	// ------------- Optional query parameter "config" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "config", r.URL.Query(), &params.Config, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		var requiredError *runtime.RequiredParameterError
+		if errors.As(err, &requiredError) {
+			siw.ErrorHandlerFunc(w, r, &RequiredParamError{ParamName: "config"})
+		} else {
+			siw.ErrorHandlerFunc(w, r, &InvalidParamFormatError{ParamName: "config", Err: err})
+		}
+		return
+	}
+
+	handler := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		siw.Handler.ListInstalledPlugins(w, r, params)
+	}))
+
+	for _, middleware := range siw.HandlerMiddlewares {
+		handler = middleware(handler)
+	}
+
+	handler.ServeHTTP(w, r)
+}
+
 // SetRepository operation middleware
 func (siw *ServerInterfaceWrapper) SetRepository(w http.ResponseWriter, r *http.Request) {
 
@@ -8641,6 +8790,9 @@ func HandlerWithOptions(si ServerInterface, options ChiServerOptions) http.Handl
 		r.Post(options.BaseURL+"/edge/plugin", wrapper.InstallPlugin)
 	})
 	r.Group(func(r chi.Router) {
+		r.Get(options.BaseURL+"/edge/plugin/installed", wrapper.ListInstalledPlugins)
+	})
+	r.Group(func(r chi.Router) {
 		r.Post(options.BaseURL+"/edge/login", wrapper.Login)
 	})
 	r.Group(func(r chi.Router) {
@@ -9700,6 +9852,20 @@ func (response GetAssetReadings403JSONResponse) VisitGetAssetReadingsResponse(w 
 	return err
 }
 
+type GetAssetReadings404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetAssetReadings404JSONResponse) VisitGetAssetReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAssetReadings500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetAssetReadings500JSONResponse) VisitGetAssetReadingsResponse(w http.ResponseWriter) error {
@@ -10009,6 +10175,20 @@ func (response GetAssetReadingValues403JSONResponse) VisitGetAssetReadingValuesR
 	return err
 }
 
+type GetAssetReadingValues404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetAssetReadingValues404JSONResponse) VisitGetAssetReadingValuesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetAssetReadingValues500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetAssetReadingValues500JSONResponse) VisitGetAssetReadingValuesResponse(w http.ResponseWriter) error {
@@ -10100,6 +10280,20 @@ func (response GetAssetReadingSeries403JSONResponse) VisitGetAssetReadingSeriesR
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetAssetReadingSeries404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetAssetReadingSeries404JSONResponse) VisitGetAssetReadingSeriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16564,6 +16758,99 @@ func (response ListAvailablePlugins503JSONResponse) VisitListAvailablePluginsRes
 	return err
 }
 
+type ListInstalledPluginsRequestObject struct {
+	Params ListInstalledPluginsParams
+}
+
+type ListInstalledPluginsResponseObject interface {
+	VisitListInstalledPluginsResponse(w http.ResponseWriter) error
+}
+
+type ListInstalledPlugins200JSONResponse InstalledPlugins
+
+func (response ListInstalledPlugins200JSONResponse) VisitListInstalledPluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListInstalledPlugins400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListInstalledPlugins400JSONResponse) VisitListInstalledPluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListInstalledPlugins401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListInstalledPlugins401JSONResponse) VisitListInstalledPluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListInstalledPlugins403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ListInstalledPlugins403JSONResponse) VisitListInstalledPluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListInstalledPlugins500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListInstalledPlugins500JSONResponse) VisitListInstalledPluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListInstalledPlugins503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListInstalledPlugins503JSONResponse) VisitListInstalledPluginsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", fmt.Sprint(response.Headers.RetryAfter))
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SetRepositoryRequestObject struct {
 	Body *SetRepositoryJSONRequestBody
 }
@@ -20571,6 +20858,9 @@ type StrictServerInterface interface {
 	// ListAvailablePlugins List installable plugin packages
 	// (GET /edge/plugin/available)
 	ListAvailablePlugins(ctx context.Context, request ListAvailablePluginsRequestObject) (ListAvailablePluginsResponseObject, error)
+	// ListInstalledPlugins List the plugins services can be created from
+	// (GET /edge/plugin/installed)
+	ListInstalledPlugins(ctx context.Context, request ListInstalledPluginsRequestObject) (ListInstalledPluginsResponseObject, error)
 	// SetRepository Configure the package repository
 	// (POST /edge/repository)
 	SetRepository(ctx context.Context, request SetRepositoryRequestObject) (SetRepositoryResponseObject, error)
@@ -22767,6 +23057,32 @@ func (sh *strictHandler) ListAvailablePlugins(w http.ResponseWriter, r *http.Req
 	}
 }
 
+// ListInstalledPlugins operation middleware
+func (sh *strictHandler) ListInstalledPlugins(w http.ResponseWriter, r *http.Request, params ListInstalledPluginsParams) {
+	var request ListInstalledPluginsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx context.Context, w http.ResponseWriter, r *http.Request, request interface{}) (interface{}, error) {
+		return sh.ssi.ListInstalledPlugins(ctx, request.(ListInstalledPluginsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListInstalledPlugins")
+	}
+
+	response, err := handler(r.Context(), w, r, request)
+
+	if err != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, err)
+	} else if validResponse, ok := response.(ListInstalledPluginsResponseObject); ok {
+		if err := validResponse.VisitListInstalledPluginsResponse(w); err != nil {
+			sh.options.ResponseErrorHandlerFunc(w, r, err)
+		}
+	} else if response != nil {
+		sh.options.ResponseErrorHandlerFunc(w, r, fmt.Errorf("unexpected response type: %T", response))
+	}
+}
+
 // SetRepository operation middleware
 func (sh *strictHandler) SetRepository(w http.ResponseWriter, r *http.Request) {
 	var request SetRepositoryRequestObject
@@ -23743,737 +24059,750 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L37chs5ljf4Koj8ZsJUf0ma1MV2SdExIcuyS9O2rNGlqrtL/pwgEyQxSibYCaRoltsR89dG7L8b+wr7",
-	"/b3PsI8yT7KBcwAk8saLLFdVz1RHdKjMzMT14Nxwzu98DkZiNhcpS5UMDj8Hc5rRGVMsg38dS8nUiYiZ",
-	"/kfM5Cjjc8VFGhwG11NGqH5MRiJmIZmzbMRS1WWp/ndMOhF9OowIl0SyVBEqSUT/eff1MNrpkWNFZkIq",
-	"sntwQEZTmtGR7jAkaspIwmdcEXbPsiXh6YRJReZUTQmdzxPOJFFCkA5NyVSp+UcpcjUlGftbrt+biiTm",
-	"6YRQkoh0wjIYmR7Bfr9PUjrTz3QXLGEzlqqdkEhhepJKZCy2E6IpGTL9BYvJlGWsRy4Z1U1L++KC6yGV",
-	"+hkuCU2JSGKWkQlVbEGXhGZ6QlKxWD/W/wUrKglNY5KxmbjHJ/M8m7DjJHHd6Od6qPCAKCrvekEYsE90",
-	"Nk9YcBhInuZS8DgIA653Qy9REAZ6yMFhoMcThIFeF56xODhUWc7CQI6mbEb1Vs7op7csnahpcLh7cBAG",
-	"M57afw/CQC3n0IfKeDoJvnwJg5d0dJfPz+JmMhjC0yeS8LjXPCB84yOMt31UY5HNqAoOA56qZ/sBDIvP",
-	"8pk/KJ4qNmEZjOqEKjYR2fIcOmka2ci8Qe7YsryAGZPqI53z5vHCn8dcwJMpTVOWtI80ZgkHShzhm08k",
-	"0F/tXFXIYCZbKABb+bjNRAb9/vqJvOaJYln7PMbwnPBUKpqO2IbTGNGEDZpngg0+/kS+FznyuPIcLpnK",
-	"sxTOXmYPoxgjZ6JSkXMy1R/2yOmnUZLHTJJIspFIYxmFJJrxNFcM/hP4WAQHOZJ3fB6Rzn6/v+MOyN9y",
-	"li2LaUKrQWlCq4n/TLFZ+zZwxWaw8sCpOE7Inoby4mtGeiEy1bz8uqHV675mnd/qdagP8h39pGdH0nw2",
-	"ZJleYpaqDBk8yWAT2pYKVra0VDEb0zxRweGu3nhsGcjAEMKqdXyHW/YQSjC73UILsKMPoATT6ja0cC4y",
-	"NW0nBqADMSaUpPpFIll2z0eMiMz8oOXLVhK8REBKdEeJyFtkEfTw+Mf3XCg+5iOqp7li5t5bW/Ikcc+y",
-	"KaOqbVZFw48/uYskn/AV05rDczehQyBKu6uw22OREUpQPXLbjJ+hmtXMp813+LCmcbDmtcBmN1iFdbPO",
-	"2D0XecNRvJrysZIwbsWBp6WxWBCeKoFaEpUKF8E8YWmsX+eSzGi6JHnKtc41ESExrFD/oo9EE/PWC+ZO",
-	"r0jh6CymfDTVR8FOD84wEWrKsgWXbKfnmvrjXv827/d3n83NfP442O1HZMLvmSR7fWJe063GVFGymArJ",
-	"SMoWWoXVTHCp+xnsem8mcY/8yNVU5IpEttmIdESGimh/h1A79SmVJBUkn89ZRoYiT2NQc7NCgaWzOYuJ",
-	"TPhkqpIloVNGY8vZjOL6RJJRIkZ3oMDyFLhb3Maw7ICaOVa/kWMZRfdPbFnf7WOtrdkB2XE/If969f6c",
-	"iOG/s5HaRhc2DXwVZV6NpizOE9amAEvz3CjAxdB2B8+fseGzF93ne/297mDAnndfjMbPu/RZv/+Mxnvx",
-	"kPabh22b3FhnznN4s2HwSEUPEXCGAH0B52k4DxVwptVtBNwV8rZ2jugzv4dLsnYeZ9p/fFZ/xdSx5DE7",
-	"a9qhU+QGyCwkU12qX3W7dUQyNmdUGR5oDHfg4VKbtTTpkeMhTHnGaCqNrStSVpr2T4PdcLD3Qf8yT8DW",
-	"x0k17R3QWDFbrR3KrU030NHO8FOjpJlXaJbRpX5BqiXsiG5X//vqjs/r63PepDxqCgxhEeZ0ok1+YJGG",
-	"SFtpUrffqFL6GmQzL7um8q6NM2jNqsYVno2f0136bNB9EfeH3f3Rs73ud/F3rHswjJ/T5+Nd1h+1GENf",
-	"zQz0WPUp+jeYfm3I79NkCWOWuGogQnXfbetmzkMxhGKW4LoI1p8APaQrRdUGYwLhzUGGKRaSGVWaS5IR",
-	"lazLU8lSyRW/Z8mSdKKR0ONQLDKvSRKd2J92jggl9zTJGVFTqjRjSAXuFTRtfEatxKLfaZm17bZx9W8k",
-	"y9ooJZdaHStTym4jEeg314mFlfz0i/5SzkUq0e55SeM3KPf1v0YiVSwFkw18bqjkPv13qYfqTfVzMGNS",
-	"0gnsNR3d0YnmTHMhuRLZkmRsnEsWHxr54n7nacw+4YorIvkkRQ8YJSrLwVF2x5ADuLn8U8bGwWHwP54W",
-	"nsqn+FQ+Pc0yYabUoCbXRzWmPGGx1vAWVNoxHumxTIFVUAkOmAmLe0Q3YaYIZ0ASAaSI8lKKNCSp5qjw",
-	"S8rUQmR3TyQRi5QwPSzSAeKaCORLlXVIxGTnkESqeZxckjzNGB1N6TBhWsi2vKj14ZiIXK14x0zTjAB9",
-	"pXC8NSHnkpxrPTcj0YpdjMhYJIlYmM1KSZ6avRMZyVO7d/o3qvKMhfod9mkOqjJueSdqpAStr5oXox0C",
-	"5kcmkmRIR3dtn3Bp3KxqSlPQ0OloxObgZWVjkTEt18FrGV/idB9K18CSPNGKzulZLhUZMj1Fc6jIkKkF",
-	"YykZgBYEQu2RiNhuGNgyiebwuOg8vacJj49gV8tkqn8R4zFLwRs+5iyJQ28SIiNZnjBcolx+9aEfyXvj",
-	"iOeSDJnuE8zKJGHxIy2CBE+WyO50FzTRCtCSZHma8nQSGqLRfBv3xyixZzgINP6dJxhsOKrlhlaftH6V",
-	"UDB2v4TBiUjHCR89mFyOfdeKMwrwHkHrlm7o7BOXSj4yhYzM6J3sZmSUZ5lW/1CqdeIcJ2L1ZDucmM0z",
-	"pn/XtqKZgVtdEIuaWZtfduxSqUwk/5aznL3Ok+ShS2a7uw3myWhwGwA/GDzTk9Ht28lJsqBc8XRySPSW",
-	"0QnlKW7cY1GYGYddEj0MvYIxl3PQH7InkkR/09NFbSZqHWJZnID6bdh/zHQfPXIJdEfHygiPCb9nqecK",
-	"tXZXEAbaODeXcfBV91h/1eAiMb4CbBTdFT6/n9GlZllo/+jVKykag4frEl/C4LXIhjyOWfpQIgAVj8Yz",
-	"noIaJGG0c5Zpbocan5izDBp6pO0eae6UATfJ1ZSlCo5FTIa5IlxJLYIYibXk1pRPtejDgegP4QCcpYpl",
-	"KU2wmwdO3DYC5Mcyqzc4nh+T/fFgtDt8zr6j/XifHRzsPMICHBOwbawvzPh8jgyJKsoTaRw/zrGoZZ+Y",
-	"kDyNDclaBfKJLCRUDAtzLtRrkafxQ9fkXBTMGlmnuat7pK2ncZwxKbFdkWcjb6OBL8MsLugyETS+FuIt",
-	"1XbMAydj9A8yFMD1R4zFkgz6+y8Onj8jw6Vijy0Eyh2Rd/wlTMc4UG5Sek95onXKBzNsJTIt9UFDda0d",
-	"+ZQEcpWDvgyHSSzS8BuxbdvjiKZgT2hSNXddSUJSsSBDNqK5ZDCQ5rFrPZ2BL3ZIpSN3LkmsVXnQb50m",
-	"HlqhAJrIOE8S/YK2KkAykvO6IWHVDOTMkcfFo8LBdslGAkMegCOJGVV8REQ6Ym7QNJULzRthEY/IXHcz",
-	"YzRdTHlSPN3t943DY8poosVUhp7brxEk1ExBs2WZjzRxlcTHwVeJj2sh3tF0aY6KfLDyNRqJXEs3kCNc",
-	"kkSM7lgMniBk3QkH6Yfn30wQPWj6NbQMEzHhqbR7xlPyzPnhH0v0lIdRDFTkTnWldi4bjHG9GkHeqynL",
-	"HOND5g5ybTxmI/Uw+shTxRMcrJmJpg53ykv08az/VQRyk2ohLTL+M3uwVLmRWtDOQDOfUykXIotJLGAZ",
-	"wEH0CLt7krFYqxI0kbobJe5YCms941Lq41qYbcCUb1KZz+ciUyx+x2JOr2HyD5ufZwQo0DiXc61U+99/",
-	"miW3gfO82J6PtE4Yk1pHjy+Wnsjy6PRIGAfShLudVGRgzCsK6ybx1w4FD3ZIFPukns4TylPw7s6sd1/b",
-	"I26wGLU2GjEp3zE1FQ3Otu9BlTMON02zWrHRHDWi6TIiHUcdIiMjlpl7XrYTkmi+iEsvpMlS/6zfikjH",
-	"e9k9SmI69z8ZTRmc9SH6kd6+Or4gMc/YCNwbYlyoPpF+Fh1pfjs1WrEmpVGGrAC9/jwjY55JhSwhtGFj",
-	"PEMFFn020vxU9DPJRD6Xug0t1/BjvApJ9Tn8KaDpMgiD+SIOwkBPKwgDPZPgg+/GxpcqXs4wONb8Vx+3",
-	"m3lMFZApjWOuV58mF5nW5BVnMjgc00Sy2hkCoQkOMwrTPtLDTBiVCogDvBk9ck3vbDQf8nucbyZm8FsE",
-	"P0bGqeqcuTOe+gMYhMHc++fngALhfJw5yllF9yUqqxK/7xI+55OpInLKx8rYMSJrWriMUROwVfr8giry",
-	"ftVnAm8JmwMg2AKXpjPAhQrJLqxKSPbIPWeLkOyD6tPFfxxYqxZc5KjB2Nt0PDJPtEkrJRepLPH4PS/y",
-	"5mBt1I35Ca9zG6jmR66m6Cl/GO24A44WxHBJIuM2j5oIigyZ5DGThKtHoq3d32nrV6Gt0F2PtN+yKGF6",
-	"r162rCHaQoX5yfXyoYmWMWo6RxFeIYNNI6pbYxxqmzSyPbVdjg7z8ZhlYPDixXHZ97PbX3/H6U+9mILt",
-	"u3URrvmMyTlN6+uA8S7rzoEJE4FmFJ2BC0Ak8YO+rMzCNBPakaydA1zGt2zox9Gj7uivvjjepMLNViqP",
-	"uXIrVL3AZSauyVo3+mWiMsoTvSbl9TQOqHbWj+ZDuYvXGWNd8BZ6UUIE3xm6sP97lqoj6wlls7kqR8J+",
-	"DqzyVYkPV2xWjpNN2eIHmuR6CV70X+ziGnm/DIImEQcxGVwt1zJ/vTxX9mX9IXipNvsMX9Xdu81d8107",
-	"FRRNuDF4swjdVq0miBPQWLcU5cepb5F0YzbmqdZ6gXKAmMoeJ0iqsPGBMOZfgbKiz18icDekIgUvPy5l",
-	"SMxdgpyzkYsafSLRV4dXdlxVSLGw7C7y2Zzskbm2sfOMEToU4OPKmJyKJF5LahXz/ebk5PTqKiSvj8/e",
-	"3lyehuTH48vzs/M32tw5O3/9/vLd8fXZ+3OIlKTpEoIrjmzaC0YV6p965Dhdoq+LJdKPmChY3IJmKYbe",
-	"1TjcA0i6QpwPIsi3XKqmgMM5nWCEtKMvzmRogzLBxKrTE7xcioJaOxfkkF/q8U5KKJqcrBPkNsoJHBaW",
-	"+DBYV4aEjjIhJaFJAvOR1RueLUS8N5zQzLN9TcWkWZ/RZxjW03jZIUtKW6gLiLmBW0mt/Y1FVl9cK1C3",
-	"4HitSvKJSMd8kmfmJhhUv8b4HH8JjPDzG123BLJFA6gugqxPNykWcXNqsitfo6fKVGzjreM3woavmYF7",
-	"q3H8Vx7P2XwO9qu37J4lm8zEdbNuNsu2SFF8Csc99SVKSGiyoEvpcTnNBF2olO8gMWw0CAPDR4MwMIw0",
-	"CAOPj5ZdJv6DJtdJfUVWnCo7EX2kuJIYHFPfGvi5VRCQvhMFZFAIg93QFwZkv8RL9pvMLmtcbqHZVDYX",
-	"B2paat9dJzka9tZjNLXtPbxNuyS6uLl8cxph5P08zyBAdJ4JbW6TDnjDMOUyy9Md+ODt+zdvziOSiIn/",
-	"Ljy6ur58dx4RqTKGyaWlh3+5uHwTEbmUis2wUfPR8eW1+10qmql8Dk9eX12/vyieTHMVi0UKj07en598",
-	"DxEHNUZmnx+/qj63Sg52e/K9bsEFpRjzu8NSuALTNBRzCf9t4/137Ie6afdhudXLH2CSNmaETbhUYGp2",
-	"YGaukcsfbs6L9/K0/KaYz703X78t3sQbD3hy/v3J+3eRTWUxW2bDLc0br348t29om4WnuBLeZZ958fiH",
-	"t00vll+7uTj980lEcvBIlbt6+Sd4hHmt7hHp2KO0mLJUizgc/5G9Vj8kEY+jkESS/8ww0QRDCfVv1jqP",
-	"cCXOr1+/gkF6KUwx093E9rnemNJzGsfF06vzylPJUmUfnlSbHiWMZt7H17WP4VrUJ1j92quW13zqvfjT",
-	"m7PzyEUmci8uyz6/uSie43rH9tHlu+IRHCN88urqQo+xiM8pDU0/fVV+6o/o9OpKH0L2yQu/4HDXWjRx",
-	"enV1fdH0jt/QzdWl3gRwKxWLf3N1qQ8b/Gpuge3vekvhd38rj6+uX11ExlWgMjoCByRYFV5slmVH+nz4",
-	"N4GGpC9P/7WJpG3wp0vx0AbKRAiMHMQUdd0tphZ0CkLVbLhEloTHMiwTrKYoQ64n129/vCyCohYZV2Cl",
-	"iHwyrURS+b1gII5uzRu0/qftHsK0pekuT5TJz4JImeiIlA6cnau5krc85eWfLjWpaJNeZCYT0pxccz/F",
-	"4moAA1CC9EeKB9fcvxyrhhOr+zlp7sdyiNBc3CCleXe39qKs4CBwiW8Wu8JP3IpreWFX3IVIPcaqu8b0",
-	"PwpMiIdvg6c7gQgOwgAkaxAGIEb1Xy0x4d/Hl9das9LyMAgDEH749/iVfq5FGf7Ff2shhH9vzvHv67dB",
-	"GIDAgL+vfjyHv8c/6N+BrQdhADxc/64ZLf6F9oB14t8T8/vVtfmrnwM7w783F/j3UvcDHMn81e8Bk8G/",
-	"1/o94BX4F8YP3CAIAzj9uB5m3Jen/6rnq08U/oV1ADI2f0/KeqVdorpGaQXaBXJQWXdgJjy9azA6Tc4w",
-	"ZIOJSZGO58ViK5bREVBcJ3pzek2esnjCnhpe/TQRk6efNT19qaZZ7T4bDHb3uoP97t6g2z/oDrpO7vYS",
-	"0ewvQOYrmwcK+VFWrGgVxvJqM5ayKfxTKXtX23jujOhVdbZLbRArTRM3whBXtFGBdbsBKbP/qJsxL0a/",
-	"wV6YZOWWrXDB41+x9HY8K1YeAUwq0RN4PR3s9nf39cz7AzLoHw4ODvd3e4PdvSAMeAx3T5bNO1+l1t6C",
-	"w/0Xu4O9MMAkCjiE7y7enl6fvoI1KrsejQd0Qz8s9rwGauUIEgMhlAeyUDKmma5e3loyXt1aK6ZU7eXH",
-	"KYOQDI54Oui5rN0gkU708vjkTzcXPWMtXDotwYqqBZVkRmMG9GZGMBQiYTQ1IzDxLNX+l77iDCk3WmWJ",
-	"tIg5fRX1GtkDbEi1qZdLxVxKqxHEY56wI9I34Usc8iqscN5w7eyGr95OpLgrfLdm6saa7ZgsMnzFTMLb",
-	"mnY6fiVSVqFlQ6qF2xjfJHtW0awTJdLYBhN2jX5e4zODadm324dvvbDl4eAGyY3dR+ZIr2MOttn24Vyh",
-	"pdqwoPsNC7pPjGUbeEf/8uYcXD/fYo0fj+Acpa3foivXZflIRWamkUn00Qf8iESO9UUkFqk2I8QiTQSN",
-	"MWYWNWL93ztH7iATlsYOScukzB2R6Oz8+vTy8uYCGitd8aCbgGC8q2EwJifFd83ZvQg9hoxuOvgPr31v",
-	"/sVi+/NvufJt8ahdo1qvcvlE2py3ATHDCckuceMJyR7BAYVkn3gj8nnllr611du/zrXmf73qeBZ0scUZ",
-	"9Rdzs+Nqumka6Ym7o227xls9JLwMOFNsFjRGLMK80Haz18EhuWNLjCJyuEqV6zovi4RbqWYSyAMxxzEG",
-	"tUvOizNyQpOEHJe/Ro00oQbYLKg9xhalXq8ZTWOqVUD3M030uoksZllwGBwUBKUPiM2iCYN7c13tPvoS",
-	"FlfcpfHDhXZ17Po1CNKDzEvy/fX1hbZEUwY6qCQN04B3zA26Hd5und6LoeFN+pcVRHAy5UmcsbT5MN6x",
-	"ZWUnn0gyMp+EREL8a8PVk9eop6n66YT6GxPSCRLbxQoYK+ArlFnX+4cN5n0cbxsj56+LhwlmsBOoUnQ0",
-	"JbRYpo2XZ57P5qVpbwWRB48tJMSjrJCLOqje9boIWyVMNC0RGZmxDFyTSvSIHgeBkAOOxDyjS60kwnVQ",
-	"BBOMMJbbuKci0hkKLcYyLxWZprH+aMhTrcdSxFfiKYE38bp8p0fep5gpzaXS8vSOLSGuDrkQtBfHLA6L",
-	"N/DJHWNzE9ZrczwRzwClown4dVOAjBd0q4bmvki3kgpls1MVrQbDVM57PpuDdEMnr1KgoobBHVsC1gME",
-	"iZiD+xnOcnZPkzIjGfQb2EiSYMIwfqAXqMCHaUIuqMZ0lO58q6aEcba5LbcXJBUztHV2NSotcbRqf2/p",
-	"kCVgrJjXjoiZvItJreFQ+j2v6NDFbjZczibgoFb8HiJMcD3FmETeWKMjMuH3+gFQH+hcMQebzlKO9EI4",
-	"yqMIg0/diega9IlXRavHCaeQFePO/NcJ5FeOXuuiuXYmm0VyjR/csZZ74Dzlf8uZDzVlqeSIDPR2VcFp",
-	"U+FcreWfFRkmNL0jHbBVF1Ou9EbQEXOnvLTj5qxsyR7d0fpVlxhT5VopDlnjTsNGVFi43pX13LsNbQtj",
-	"kdyhRic6rTLzpgCw3zKzaKSSWpsPoOfNGn4kAlulVNfpKcQEFOBHXMmyLKvIo28jUwptc9Bv0jUbCLfc",
-	"n21gFTk3W1SF6rWxPWUbvMpnM7qBNeV1sWp8FzRjTZFnCKIDO1JSo49IlOZJEhm4yEyIhvC4uWuUJsn7",
-	"cXD405Zz+xAGuhdMVsbYzNWbY3pcNVPb+Cq9sIKWC7Dd34yZXJ5eXZPji7PH5h+QT9PW8FczEc/iWe0R",
-	"rJ+XVbsDIdQrFYn6GpUvINjCajNiXJjyImUrjfkjZEOoQXNJKMEOSEeyjNOE/8xijP9Fgof/1F/vVN0A",
-	"4Cncf2G9uYfBQd9iAdWTz+rrULDRJgItRffo7nvkFJLGqVIZH+aKAX5FZNwDkT+V0OQFI7S88cPLErZn",
-	"lb4Ni21GK0cEiTqftt6C1RtVa5N9Uu20vJGv4VFPj++qqDWcGDWtDdIanyPHNHQEm1VZpqamC29OrfXb",
-	"QLPA2wDvV/TRRHLVtinooH5Kg3GF6i+CMABHQPnC2DxpGIBJs6ovWAa1GKhBAcPOEVQ6n7GMjxom+ezg",
-	"YO8gaDb2m7u5mtEk2bqfRoJzTrJmo8lrXppgwcjzkEX1btqdbZu6epzfqzokY1QReBz6wGIeA6LFaa5c",
-	"4YI7SmmlPDgM/tdP/e53H/7nP7WkAcbaStmcvAywxtBGDMal6JLji7PN6A1/CtsWaFPtEjLkUVnlcWOI",
-	"74lIUXIQcc8yBGguBEFJJCOYjYVK4hLlAeCDJeyephWYYYyU/F6pOfnjH8ktTuk2WKlLN6A/+Bquizgu",
-	"BI4TLRKuX0lFAIUFeAG+pHcU7jYB1fYPf/jDH6KdI+QEuJUWiwrAb9UmvLoiwsvKLry7UudtsjXbhIh1",
-	"T6F2WZNvkINi7ToTIXUEhgISpwnSslBdKJS+RpSFhhyGbCQskh6MkSZNsm7Qf3RJt4Hp8jgi7syaU48r",
-	"4X5pkfaNJdjes37/H12A/crSafBblU7/cLJoaz69mj9buJlmd80TCSgtliPGGdQvgMmaWHNMGQDOQiIt",
-	"nCJLjRhTXBJcRySyksu91iC7/P2ywUKh56wZJwJKcjjXdPlSU/cUhMHZxf0+/nkWhMHN5Vv/vq6klxQt",
-	"16gBF+qH1W6x5uRVuMJBCkWDscF0q0mpFUpDm7KwlXVqU5VXU9FKwa4ykbwqAoYbg8cyhvP1oTEBA/mQ",
-	"ROZ2NEI3MmLG2lBNDD3eCUkEYfDmHRPfUXkX68JBqTcImTffQkTyMBM0HlGpW0C8++Y2IDZRCRILwlUJ",
-	"/Mbe4YaYBh+EgWuzkW2YhXlvQ6Y9zOGVRFPzJ/nruoYHVXfCCxJpxzbV1KFndFRUMcnThElJ3ARr3Dvh",
-	"KVTmWnM9UeBzljIvLxku4Jqvy0UHH+iA1kuCp7XmFrpw2MdwifGf/8f/1ehhBjALLQD7a/3A/m75s19x",
-	"cC4hbr4FQKK+ca/1bqWGwL3uEIEQf15kXCm8o6+tKbO4pFX4NmWFKFgEfpoV6YC+7YgBgi+PiiI3BbCi",
-	"fl/u9FZEaldqASSj9YaGFzuxeg0b4qaz4sFmjvTSnqxzo9vWV4zsh2bufWzLDAjMiNFLJlJm3OEuLjAW",
-	"+TDx7GP01QVfws/1yNmaHvehGMWPuo//UvzHUM4mt6PfiHm8oorOBU/VauYhmYK3gsPdQe9gE3/vSpZi",
-	"ZtREcafaJrrCuTeuN1r/1u9bYEGjAExMIImcioU06JgGBstES5lE0NhuXHlHynfX/YbdOG1mPRC/LmK4",
-	"WkDJjHDHNsG6rhJ5QbF1SJlpPqOY08hSrPxjEREK7HtwfZSH3w4vvI4/rYqaxbKYeG296fmrgTKXS7IV",
-	"8Un1hTFFMVGt/Ir7kjPft+GsEq8oHDDTsP3m1umiFtgQwD8lgmgbMyLLk8qt1+cAfgsOg58+3waxPWC3",
-	"wSG5DRSbzf9wG4TgYhspkemf+72B/kGMx5LBe939/pcPjdgn7XyoUuzusD2kgyQYhA8wnhmi+2JMxxGh",
-	"iRQOtUV6YQgmDX/OMoklfyHJHERq40FyVU9X14zybef/dXv7qd/v3t5+2u3f3n56Pv7Q+ZdD79fBGH/9",
-	"Q8ObO//yT+3JPCuLueIrDYPfoLqPf4BMsSDTY/sxOjP71CROK4ekfjTqIHdunR8+99Kx0AaFbF6NWg8A",
-	"3LlSKkpTAHDO50wr28bv63foh6r6txEiHuZy8BWxpuUNsaNdvzHN8QwGiGZjHayy2esGa5tvHF7CmFof",
-	"Gd7CeCuwCvZAi7HmBGabQksQAO9UpA/2yHtbFAg9O6bcN8D+0pRCJaHIi6qKSAdTe71RmNp5fsDeDkmY",
-	"AgyspXWAUy901cuLSOjoTh4RyVhcREVx44VhnxDlF0JsRA5BCbNGD7kd30OVKNiCeohZbasq3vF1Pu3a",
-	"881ISw/GRBN4ImEj9oQdtFMZwgc1qiTohDwkUNQzYRYtzGL2gq4DNd+hZk2BPmqdl50I/g0X96w36ZEI",
-	"L50g89wyCMjBFlgUCsbaoxP4B5JxT294pOlhlDElQc3z7oYaYKxGzm43DhAcbxAGDioJh133foTBp67+",
-	"qntPAV0bUhJgmY6h1RPbkv+bbdT77dK0/yUMYAUad36ciVnjgzuO1Sbc+C0jCD1fDh7fIKwm/5pK6aac",
-	"W5wDH9eMcJvZ/omn8UnRq/vtynXvfnptx+F+OS8PqGjQjaxorxii++0GxrpS8UE6tDV+O9QrMs8lifwV",
-	"eWoeRc3WvRLrz5EhKLMvK5KOvPPUIiNHBtEXzJJ5QqEcA0VswCVA1Lk7CQt8jcD5wyXBYTTlL7gON+cl",
-	"hmgb7kxkEVHW1I+3XF5C18hlJzSl5sJZaHhWDe5bf0xbTE27BMXoV25PijhU28E3sk8qoyRmCQdTz5CV",
-	"LUPuCdAG6Ddr1Xw9i/d1vK9WTnWPr8Qon9m4xm2UDK+ycknd6EjGiJexj0+fouCOdnrkOCUIga9Zuk3m",
-	"wLIFoF4c6aOBUCwgUjheW6MEUpk2+bWRr00TfSAb1nv7ONSyvtVwKrbWBXWDhjU2NOcTzJaNlrhr0/k1",
-	"LHXLZh0nbmrSA6vYokUjKxoadFbE5q2BVGho6l5bp60RGYa4CTomn0hiXj9Cd3EBj0NjSQZVgMk1/Mp2",
-	"3Xq2zP5/rd+kiCb3D9o/GJ+pB9BsmeRXia4xATWlMG6MmrF7juJEkg6FQrvRxfsrx5PMB03qoxdcsy4S",
-	"Zmtdv4hDWR1WsioIZFXoxqqQiwdETawMaGiNNmhyZruAgtW0ZIKx1oVX1/ng1vfZPsRb/aBlecKeYGRx",
-	"VeDX5J11k6F+YN6SzWqaUTzqiPfmq+11uLQJZFTPF0d98hCWsI7KjQ3nPfNgUFr5CdRQm0xYds2b1Pqr",
-	"okRk9c4InKvNbeYJe9AUN4mM8QkMY2OaOV+G9kthd7WGqpQF7XY0q81x484uNC+xSB2QpSQdQBMMMZVL",
-	"Kj6S//kf/3vnyDnmnnjvYiUdY2KYF57Iwj6v0+9Ddr15wWxL7UsEpv4lg3TO0bYrZWM20GFAMPARqp0I",
-	"9HvO6GjKU1MqPWNSJPcmNNLKjiPCPtGRSpZeiR70a1duwNYV4NHdnqb3jai3LL3nmUhnGD2bcQjgmIok",
-	"ttc+OIGyY/b01ZvTj1enJ5en1x/P319efz/4eHF8dfXj+8tXTeat7v81T9o8z039aXN6zFOakJQtEo4K",
-	"eJwhpGl5ME+zPH1q/DJPAamx+VK8bZfdxfpWvNvevjpubVzaFTOk8GDCPtsScVqEdaGalePc1jNu/FGP",
-	"pFh556UNkEoWKLRcEvOBiSUqqhbLFsCpds3NTGTlPYAVeiaxSLrpF16II2unicxcwYKhhiu0uTrRqkgW",
-	"bLg8SrjWDRH6MyyLahP8awEgLZ7/zvpoQsN7jIbhbgjW8iKwO7YlUW3f9PwAQS4JIkiCb93hNNg6QUfG",
-	"r40xFRLqUxrmB7Yu3i4DzCokRGHFpibXZ7lQ3FeUZKrXcGklNxuIuPH5sAWcWvXkTDSzLKjOlBrwQM/H",
-	"oFfmKfiQywzqnrPFppQBfbaSQVs4TGovhU1II+aPus2Dqm+GryIbsuUyndzBCv/oDKSmcOGyHFZTXZ+N",
-	"jO+yCIWgGp9Dfc2tSEtgCeTbm5v3DdEMvudS2zwOl2rNtb/nVWzzrRbBGE4NInEOV/qQNSmSxHqdTMLA",
-	"IYmmOIyPSkZamkj0O5mY8JglipI5AjKbFquwF58RBPYVxI9cnh6/Ojt/cxUcDg7CoGi7EZrxoNeHiHxX",
-	"PulwcFBDBfHbeGjxG6+NJio3aEAsNsCqdf/vOgZhby0aUq5RQOsXSMfn7oCoC/KoolkggmbYzoWKVwvA",
-	"zRUR8PVQ2Jq/wrNXC5eSF/Xf6/f6m/IS20K4qUVbXf2GiMC592QjG7G2o2thR20PK0d45TkDyyNsx7R1",
-	"wSqJF4UF9FCFTzXFobFAE+wpEEr9mutxMW5bZ5yOWHM20vlXhtpU4pIar+x5Nble3LNsyiBh4FeNsXkr",
-	"Jitqo4HRULNVEzFpUFiUyrYsYKVpSfegzV8sA22TxSXpmEKw40TPP2UxBsQrxWIACStnEio0FMEwSKvh",
-	"jybcOCjysi0MeBAGeZaYAmqHT5+OEpHHPfNpbyRmh8+evdh7KlkqRdY16KeNoQOJrYiy6hi/FRNXS8aL",
-	"HyyIoqk8hKvvbopqr61a1R7kqsx6Q/L9UOQKlJxoJDIWuWjLsksCwn7KlKtEF9apkUn7ld1qtpLD3k3E",
-	"BGIKbq5PQjLjScJNJmEVALoV/niN89GrDoc741WJsysfGpJtYhhupxo010RMLNVC2yFJRLkWlxVRMRvm",
-	"E8gRGosg9GqOIUV+2LAgmR7MmuJgdkxrC4OtLciJcV6PX8UrDBIx2VziOba0FkbGVAKD1lu2kqcPi3u9",
-	"sVV6QZu3xlETnExhNlV2SJGZkIo83yVDi/h8c/26+4J0hqNsOVeaiPiMq50jkoh0Uirb6+lQe9oE6F7o",
-	"fvqA6+jC8z2sR0+OPN9dG5eem6rzK4rRYkiGtsq7PNVMkCt+zypnFAzYLaMtXd/l3Le2vWtJToGO66PP",
-	"AGrQ5GLCPKYmC7somVyaQgm/x/PKNLLot8i6eEpkDmb3OE+SZXM8yl0b+qepJIxl+EMt2aDQvQnmjGiu",
-	"piLjP5tk2SmjMcvKq/7X2Xf3f5m9Xv5l9vrZ6M8/7I/+/MOAvTm/H83i5K97/zqNf/zU/+vu6+XozaeD",
-	"ePe1/OubF40xoKuKEQOUe+sZX3+pWjDaHGvJwoKEZuOa9vtdW1A9pBWncoE8imKmD3gNLYYAVHpUQsvI",
-	"PEu3iNcHPCQtlOKq5hBcmXI6emPmmZhkTMqvCsU/1/K9OUJ164t5aKv1Yn4b7Rhb8u4yGgjWOjfR0Z6n",
-	"EkJlMi9pUasPVN6tvG1o9p4qv4PCe7rRGW2j36K9cjtBn8b7w4Pxbncw3ht199n+uPvd+OCgu0sHw+fs",
-	"u9FeDMgJjr/meXMd5IzNtfbedvlFhkwtGEtxrUxkkV4uvUZHJM2TxKTEllbRpsTAV9oo4WkucpmUXRR7",
-	"/fI5bIEiazuXMCG7K24m7ZRROPfrd69NFECO4e8TSSLEHAenaWRyXSODAwvQsmyU27Ah74xhyLEtZhW5",
-	"tXTvy01i6/M5Vr9bHV2/6ohhKZQzrb150TibHUwvBkc2AtjZqhQE46d4amt8mVsD56DCTCBEkrTpwI4h",
-	"H/TXVUjfFKPfbLNFaW/z6Hs1OJANyCKHBLPo9L/N7GPHEupeG/2kAvykf3mg8x/W2C9YYde/layvqbyr",
-	"JUU1E7gemJfyRH40AesmrBlrAeBQnsgCV1ebo9rKPCK0eBVzLocZo3dWv3ZfgoMV0o+MFggHwUPJMdHa",
-	"q661HuIJNlvvowpsmI5VGrpcgV+nB78uDYsca3v3LgWJCxFBtv4YhqqQCLuLHAJFVVH+jOa8Ayxwdj1L",
-	"VUaTZmu+yZzfSGYZJtcguvSOGyFlJ2Fy0RxaiMgKnKYGSVe7MfCTbDdEDfkQBp+6Mr7r4j43XfevDM0G",
-	"sn9wNlpoERvpTOjfbEqRJmkv0GG//91OjxyXvWlmZQtcxKLEZxoXrLHVL/GbzVozFUKLxC1Y43rSlqbb",
-	"j9ZdusaQ20YTCTF6AkCk9wYHe8/6/T7pULJktOK31zpGrTaMi12z325lD1RTujZUQcqxYRuFf60M2WqK",
-	"RzSBYWZj6rmmmiWZJip15NlwKsRdEx34kWAttcigQH9jMLrc7mJ+uyAxPzp6swix1aFCjV7t+n1PNQhr",
-	"66Cthsgz1/Uzn15bMQtc/JnHNqYZk1ORNGv5G0elFWvaTPVlCCQTaOY170edVXazYencvlSXxCO7dafp",
-	"pO1IHG+QGrHqqHm5jg1Xu80JjX7wkpcBBDlkjfcmH81bH+WsEX9utPVJaBeExYBQo2lnDmTIaFa7EaoV",
-	"5QlaBl2IDg/bcUZ5EmyXvxz6eWZmJTYkh6I4yWPk1Dw0AKs0sEItlZtWnCpd+K2RyRXuX0HWNKv/uLnk",
-	"DevegsO+bTRx0wFfX9ZnU47h78TDkR1+KHABNzAgHoLmsHoWD6LwljjzEhCGj9dkmaunIVhC87AxSreP",
-	"NKHZTPYSMaLJ4Yv+i/5T+LC2fu+E0to2mwG0U54xQofinpEXffL//b8nNquxJIz9wX+0q5MyIqdCWXFU",
-	"FoX6Jx/EA5GggpnuG5lKzC0CYt7v7zGsGkkN0EzgDa9UNiuoF8r59rrZGg26YWMeypwq6lQxmLWbVrZZ",
-	"mrBrSkapyWxpulY/LlByHJ1ySe7YXEHMYSoUYXpHrC+hXbPbhsc20NhXKHgflcstMFPVGt5qC0ct8CLF",
-	"8JbINcbiqKSw1BVFZ9m8eLbf4lGrK5F1atVPGuWIf7TW2XPlk/cwStwwv6G+Z+tkQLOcelgS5Or8x+oU",
-	"Sl2sG+ZFi8A/xi0SWRtjKbF5DxvnIVrMCjvLq4ZBHNs02XAIoKfbo5mrQoqOt83i6FaaNNU4OkMTdjl+",
-	"jTC6jXXU1trkbvQPIT1DKw1mdbZV8u0mbVbR+6CDxtVvXoFmYNzvxYKIsWIpAiAbno+sEJK4i/jqEqCC",
-	"7qqEL+rrBAXzhLvbycQE13u2WPF2jWSqg5armYYTGF4A4SaD2XpjrKDZmNdsxhZv5vH2SuV1BdyuXcWE",
-	"eOgiiSNl0pVFXJe35GlXv5oatJVu06CNfBvN4pG0gF9InNfI772p8nEhMvU+A+TFhtqYIlNWtBW5gVpl",
-	"Pr44M/fQtir+lGJOUEhuAx/P3EEbS6dYlpMa3LJBUZXt7qbXZED4gJKQ+PB+kd5Ilm143qpIrDRZUa0y",
-	"ZQuiX2nw11xQRRBEWWRrRV7RTRPXMCHcJgh7xd2jXXYTy635gAm8Rie+8rxpABU5F5IrkS1JJ/oXRJj5",
-	"o/mgEVspScTilVikk4zGZU27kVmZAeO1nxkS2OCEJmoKwPZc4UW+iQ6HwKaZNnK4IhBHYyqNZixhVLJS",
-	"Hn8x/IjMeZoC5JTRGqIQiXHC71kaklkuAVffJH1CWzuHZL//nS0r4nrg0jYGMCMWniQRC7jDox56HsSz",
-	"mw57RNMDDl0SmsdcsZhc/OnNzQX58fjy/Oz8Dapl0W0Q2yW8DQ6JpvHIQf4Ul165LF/2ArAnzcoZoWbZ",
-	"6/zPMqpmSHN/Q4oMWV+qF2tblt/e7yv0yqa6e9hb/ZxUIvvXQeOuAvwwDz2yR8drQhWTBihazLiqgg86",
-	"vXQbl51Z4RWAUObYvhWTuiIDMbPNs0jEBEI8ITTXOLJurk+IlkGYI0akYvNK6sRuf/dZdzDo7u5dD/YP",
-	"9waH/YPeYLf/V9DjpkrN5eHTpzbHw8Wri2wCZyl+CjX1e/8uYRMaG3vR/yuBt/Q68zFn8SHZdxtr1l5u",
-	"V0CqbojsPhsMdve6g/3u3qDbP+gOuvSecpAHvURMNjUecH2bdwWjRwvkuy3Egal39PEfMnw3ZYtHGjiw",
-	"U0kVl2OEXfGSXb3i9HOR8NHSlNYYj1lWSKGESkX2XIA03OpXSwune4suZjI+5jpUPdnVHa2sUyMJsdmJ",
-	"pglgW41Rbhen77osHQnAsMSUz1HxxSHiOqfMCmSbY2KAryCyjStJrt9ekSlNYzmldwwSnr3IVSCbQWXN",
-	"uvp/L0/fnJ2Tk9PL67PXZyfH16fw62367uzspfz55OT4h9nkeHH28nhydvPnXq93m8ILp+evGj5az5Mv",
-	"DERwqlqN7bl7Zc3VNso6WdE/UW6bRsD5UU0c4yn7ikwwb3iN+92ITf5WqxY29NAgz0GgSTX9qUGRytWU",
-	"pcpIPauVrwpMj2yN0l75W4yTtNX7TJkRo5XtbBQOq1fzIs8mTaFLLuAQsEXiesgh5r0W4TXlLteGGeq+",
-	"dR8res7YiPH7pr5tom1b74OD3d2NRnC1QbDlcAk5LKXoVdx5ReWdJEpMIMpr+1DLKdPKcL3/CFzQGPhq",
-	"8iIBSCB18pB0ji/OIK7doFykjMVaZTVh7wf9PaNyXjKVLbvHY8UyrCtTxF9qCw7rZRwhW4motlZdyK1v",
-	"yuWpAbfn98wg/ZVCQKND4Fo4I7x1w9oaoQta9hPVYsFQtzaVUE14nQwx5wvAOURmJx8afTzmEN+of55D",
-	"+gOfsR079knGWBr1yJkyGDfSrR2cUrtxAvmrWKSHBL4xdolAGnOrjeWcqqp5xkbinmVGizQaMzQThAEs",
-	"H/ifKq4v+0KNNU2FVOetmrN+2hgQoPW2br8RCZzPj+M4Y1K26Zim0bOL+32Y3tnF/TNC7TcV5jr4brc3",
-	"ePaiN+jtQpw7e9E/PBxsp+hJOmbvRMxW8Tg429Z7HXW7+pvuTMQsIh0I5hyJzIbzGZIoEK2ljSWvJAS2",
-	"Wkjmu1cryxuWrw29h6Rjyz/1fOTrnaoPQCvHWmJDDuV+SIY5x6iVlyuqzZyvxfw3eVZuDFgxqgIWFE8Y",
-	"eYMiqDGRZ65WYXEZhutjc9sN6ogMFThjklahgfae9Q96u2t8YSstuSKj1JrXjfbampQxnKAnZjx+XxJ8",
-	"YZtELm9JI9F457d88Bxr96g/XAkbeeFB91T0p61AfUKbFgZAPvq/oGxYVWeyhQTYp3k2wBsFRbc91031",
-	"kSyU/6YlkjzQolXL8rBKQO1L9/qbLdsahXlGP53hqwPPs92imq5cGdCWX1FFG8pcUkVdtIzVncuhvQ3w",
-	"l41NHadLLMNnYG7MMrlAHLFIDcZqJaRFM4krvWuA4zbo7+9+qdUJ0j22zw0yaerXQO1+JpxuQ/icRVjZ",
-	"1qlkWvwKPlS5z2yc7FqHPFqKGWglBiqZ2PJpxxdnYG1rzbhQUnK4EOIxc9/uHG3mpncTfNF/MdjUa/+1",
-	"XvrCBqmc3xbbpMg/zwpbAcoRlHXw3XUqePXAYX9Nu2RMgqZ6be7BdlAW5kNCPUPH+Ugw66RamMshBfV7",
-	"By+ev2i65ilBKqzaBDOhdtggHxXBTnLFylwV6PEPSirCz1vuBAFdxKz7EhCZ7OrdsWVYyXkLS+HBZvtD",
-	"YggY3aj3LDNYCNoWsOWMTbZSR/i9WaQLa+aLMbhv7thyp3V/PgemB71V/f5gFxi/zYgODruDxju62p7U",
-	"KN85g0FRnvFRJgwWRkiiv/zlL3/pvnvXffWKfP/94bt3h1dXvTH8LyIdZNIkctsahVBMw3UWbYamsX/w",
-	"zPfE+VTiZcrc3saf97909Z9d+4fgn8PSn9vbnv6PZ18ak2PMgqwpXfu5ERXMjcwZca6ANd4qgUYBV2Ee",
-	"KUFCott7n7D0R3X0r+qZLJ3AVWtYi2v8Fie3+bzaa5yHwVz4VzreLaISJG+qfGdS7MptvKSSkZvLt8Vm",
-	"2HbqiU2rLy9KydcZ31rE26s/JYzX4IhEeGdUcag5p4LCu18mKwCt+NW20BZZ0rxJBgdxJRCbFxWWJMSV",
-	"bpUGyW4BKdIA9opawwyNn7rLIC61tutFNqwT9C3qGGA2hAALEZJ7zhYheG67+j+1sW6yA8sLCKVq1i0Y",
-	"d3VY1mOr6UVsDkDMxDaRWrAZa2OzoMmmYbRjJRwXmYrW6W3+nfVIdHV9fHl9cxFh5jQgtWZiBF5nZZ2h",
-	"VuXbCUl0ffbu9FVELJMHzwlZMHYX0yWJYrqMwI8WU54YHKw0TxL95dn59enlD8dvIwOgGGGGXUSMbMGT",
-	"ABhBoFtakMTsniYedyz5CiTea1OFjrVC7/TyX02CcugQcDVpmApS6IP0m8WMRKwmJRWFsggW0zEyx1Pz",
-	"cb1w12dX12cnVz07SijH/e74/EZPEhxKbkC2ea4kS8Zm8IQr0kkFsV5WcFju9Mil3gpwuI7hV/BfVQeq",
-	"VWp9+izy8Ijmk6ki+fxILwfctEVXJ9+fvrp5e3rZm9FPHw3YwUdwYkXGr6xX2iyfWUv4Sfc5ZEsBQo36",
-	"3lJKxhljRCZC9Yo9BHQEJAg9oL6eOcYBLEks0AkLyKPkFdgBoJOmxNIE5pyWMmphtyDHXBnfKQCqAZqp",
-	"oVW37x28ItSKdRQipC0e+KYCDLTBAvrREDCEvAGJu8GEZEA670Qa0+WOZuDPSecqh395kBlI0bGJfrN8",
-	"7fmWYUdbwpLoVTjy6mcaKCzjM5MbXc6wT6Mkl/x+pd8USFkfRziWZR5CZnRJhgzKR90zAhi0mg4ODSE5",
-	"MpYVOp5n7J4LC4YqiVQ8SchEGFgBecfn828FuLI7eP6MDZ+96D7f6+91BwP2vPtiNH7epc/6/Wc03ouH",
-	"dCPAlRVYVZhn7kaASXrUi3fzWVRVA2ysfwrk3Zihhwy73alrOXqNejbsoC2b+8xyZ546Jl51/3jJsGtv",
-	"qprdxVoF1VTXej693nEJZzxOuWaGN9cntfvCIpxy77vv1o6oDW8kbVlMc1djpGoQBjDYIAwspwvCACVE",
-	"+e7Ge7y5auJvvAtiN5tlVjMEfuef89Wg5FaNaAGE2rr4U3vdp6qr1jW9alhXTItisS1kOkYAFBgwZLg0",
-	"ON8Z5PXF5YoMhsWphXhYWQbbzcdfjTG5EayoMu+zJrDcC/YUlpx3+oWdmrNzk2rG7fvo4H+ajCWZJxAg",
-	"7FQAxOW3aoMb+kpENQ8yzc7UR8cjBdJD6+qdrdm+Ohjd421gywIdJwu6lBDTSYTD+9tASrYct7PYRyha",
-	"hRN3xTLOZAsu77s1/i99qob56I6pI985ZIvvoZ1hjh2+1xDTYp1d3t72ewcHG2EsgGOs9OGzzb6rpL73",
-	"e5v19208pAbVkn4KQrccLXtVBU9que31AJTsPpXREIoyaClbrAfWu1/RWamSAWJyAb1XrjzW33dgJ6sm",
-	"vg5Dy4V9FQBaBZCTJLYzDA8RuZoa1KtScE5nv993haIhbJEWYFHmVgdi6PZ/h+disp7xgeVzOv58QhIN",
-	"8/GYZdc2XTAKSTSjn65YGr+liqWjpbayf3VML7jbFzxV8oJlV2zkA3wN+g8F8BKGE5akr1hYH4crPJGp",
-	"/xpoXr6G8YsDehWE6BBf/M+aFZ7fKoiXB9/l13Yy9TAauNdO6+31mtiCryuqBNaaravUXJTDW8XOT1fy",
-	"w0/vxYefbvIPP12rDz99P/3w95/OU/zxMmv4Uf9wxj/89HqMf09GH346psXv+p3z9MPff3oV4w+6i4t5",
-	"8ZL+4Pvph59OGfSw809b4j+uNK98+dRwF91mMHiyt+Q6wMr4Y6zyzb1sKB6XUCn0rxb18tFhZxOe3jUE",
-	"v5QGFZqUIDVtGtcTSB1VuSQdr+ySfvL0M4+/VC8NvccbzqE+ZjHZbMi2HBTU7SwuohIxKY3V3B09TcTk",
-	"6Wf9TW3Q1byTva7pp+tKzDTnn7SAfhtSIpozWSm/nY/K575tdNSeVmU44mbA085lwVeei0eCoTatXbKR",
-	"yOKvw6EuN9UE3cAmXCqWFYVneuQYYofnXi2ajo1+gXXG6GIMdeQpkXTMyEzEbAeCpSMTJmuc6vNMKDES",
-	"SQShNSGxIZkfoeA5uqAtAmUuPYjiI6042Rs58zaXhBoLshTW02Bt4SAapowPquE9WnJriR2TagwTYAdN",
-	"hWy8FayM8FvGJjUEHm0VbtSQS9Z8BmApYc8apmOeWC5oFZ7ji7P6pXSzL5bKpmvmH6fL6pZoMnMI16Er",
-	"eo8ueEw8jfyI+wgqr2CsfoQpRFAUBHgfhONqyTybKxPPj+EhxnNkwwCdq5n6kfRg3mf2O5N8FF3p36OQ",
-	"sBS0O2jO5W5h0Q/lua8XmVAMleSYZZm5paPkYqmmIi1souid0NLxXKjXIk/jUz0HbTTADRaOwM8gCMli",
-	"ChdzG+YOwNSaEyZC1MWp8guHYgp7ceKXTJGOf9FqX9CcLGH6FT3rIi3L7IBZLvc6VhWoVU31V4ylsdkm",
-	"bXvSos2jshWJC0oAm0O/fUgalvCQnAvNpqzPMCZPJtl89GRFnPmqM90GABASPtYaop7V+huzR8URv9JC",
-	"eKgnHBLA4zb/fSIyFpIrmxPgQyKE5JWn24L8xLJRRf72HU8rTsKiny1VS8uU63yzsuQeC3JrtFK8tXhK",
-	"tJowFDFcvPiZ8aaz6JBQ0uRzgaXANItK1r8+r01oA2X0hk1cDyUfz7po0GaEA4gLLRNHs6Zkk+5oIeQd",
-	"Zz30D7vLYKhxxOJ0QwqTO922TLA93u5Yuyc+s5KQ0drzxPyhYeUOXw0zmuDytMLf7at2kBZ4LcZLVyXJ",
-	"QmR3h2uZl8j0+CcuixQeGgZbys3qmEiPq3fn15c9mTA2/+iCJeyl3Y5lypp3CnFns5YBCsF8Ooe4BT5j",
-	"ItcCo1Kh4slmrJt0INtKCa/uA4QPABQEhLdwRUY0Be6ap2ty4wC8hcVk1Rx3ViWV9Txh6y25TZbDvXIZ",
-	"MHic9AzEeEw6AyIJuJ/BJSjIgMx4ukPyNNHEZkZjPv5ougGJP6Nprldfy3p8a0Y/fTSSXUYufAAMdZKJ",
-	"hRmQQ5AAXBaptBJpNi5PFU+qZOhiOKwrroT+gOuvmZOh4yAMfFoFpxOvoTsV39VETukYt4a6l06zJ3/8",
-	"wPXyRMqsuxjAVszKSZ4tY9avmDrWWuyJLZG2UeW078VCq8lLIpnqUtCC3RkApVNbdyNN+prRGMCmFbfg",
-	"nv25qbmHI2sWOTillpg5M84tbD1s7rJWCNGlECmhmnKf3Sp5awNac0P9GOCDkikCqxkW5eZa8nK3SgjA",
-	"8YXF3Fctm5ciUDdFqQtI9/mhV+mnOi1TcxIs/4kQcVhMssEkRLzVz+1pBk+kAwqMK+4Crc7vP503l6tq",
-	"D+FhqQKkBx5jXBfYMNYXHLOEKRRdlZSMhjoBdbL+2qQKe5klK3cDYwFVLweD3kHTNYD5uu1yuWicu+pr",
-	"eCfiuNPCJ0bSoQUc0HBJovPvL0//teJ92u/vDgabLooUrajUjqieSJugOc4lrcTYYno4i+E+6iWNidG3",
-	"DsnnW8sjboNDchuwBHRY0j9E0LniLFpAJYqJYbh8t8GXZptYE0VrBFth7s5ododVW4cM0+4LybRBPi+e",
-	"wC1qZD/mPTCPA592QnMcw8YUGreP3rDdOq1iLxhgY0K/t4iw+RFKhDXJG1NHEBb6yNmiEY9lVFgJCPGG",
-	"mpQpeVd1jJdFQr0MyErXTSkhsjElsr4i2kg7tixvY07Yxv9WpQe2iHEHEGFUFWyapxPIKDkk7SW5irc7",
-	"coqArZD/rheYJsU1GbaFDUFJUf3Nztelt9nip7hGH9pW9rFcvbqtR6k4WGqpKWQALtI8H6/TdJ2TN3Jh",
-	"V0bxjQgclopfN6w7Zqtu3dD3+2LlOVO1Tmse6Ag2BUTlnI08dOCpWMjH9eb6qnGTkbm5sxdIQq44N0YF",
-	"cwMxpF6qO7OWGvDMNuiBDb7mlS4DL2V2O+/vAwr5PchjvNXOtDmUqzS7Jvi8MX55m+qYVdfgqjVqghN9",
-	"mNPPfd3sX/sqx5ojbL/2X3VVG1mOZd5N/Ab4KMtCQodSJLliPkBRQ1rDKpgRqCeLxAON4t9K+HcNEamJ",
-	"Wu5Yg1H98ub169PL01cheXV2dXJ8+Ur/JyI3hQ5FKSQ351en59fw99w+9a9Y24yUTuYjJe2EPh55zLzH",
-	"ll8AAlEEJSBGJbaNVSG6Z/BeVJm+GWdjcl97VBus5LawUBUi1ItaRR9fEeNmqUZ+z6UyRY0q2pLxP60v",
-	"wKbtK84k6TTnM1Umtk7NctpIA5M3g7U91ovCb8ThTSub1WF3y1Aa2eo1vaSqCRc8sz+3BcutqTtTRIZW",
-	"uDvLyJxlXICtN+NprpjEY6G71D/iWYV8dHwO5TG4wqsEO3Acd8PU6v0VOiMkI88fOATP4nVn5/BzMMCq",
-	"GAfB4cF3vRcNqnU1pREG3rgppWz9uhLeGA+MefAPiAgePCgeuLvJZ1Uv2YZRvNdUNsTVvE+ZV6QY7yRc",
-	"aVtz2dAjEUvja0zH09oj+8TVCQBdUajyUr4IboZqMS1sZe7afurD7he5kPZGBILXWczikAycb8O4lDsR",
-	"GrARkXQpyWK63Dkqj7tUqRJmOdZc/4SmI5aA7g0zhxylLJ8r/QukPFYzgupsrM0ZBd3xmHTgciG1ydDp",
-	"pCuXUrGZmxmPd46IzLN7fs9aEvKCZ+PndJc+G3RfxP1hd3/0bK/7Xfwd6x4M4+f0+XiX9UeDr8tBc7VS",
-	"McbWillVq53uYlEqtt+KlLO2JVqxJBXQSpMKe+jloXoRG/Yl83lIpDDuAZiVCVX38hHtB1NrFunZzivp",
-	"Gfu7+7tNG75xBt2QTbnBeajH063In1sdswFTKi7BFlSSkSXjI8K04krgVnnBq0GTLbkjmdr66MKtyNov",
-	"qLy7ghc3z0vDhv1hed6peUtAGFTCtmuweZykWzYbVljNz3msU9cYkqcH7Q3BTzfaLK9vVf6NbrzZaQIH",
-	"aGOPCUiVdZoTNtk2jCvViEocXZpb1SMSnZjb7oh0MAhlaA/8zlGJSXfUNAOgfhPLpR+XeHZHHwdz7VbP",
-	"p7eBdnk60gZmsiyVjrl0t3V2PPo/HVmFgddT+aLRe7+291sg5yQJX4ucEyGyfx06B9zV0p/uE1kAzkh0",
-	"AF69+pMkc5pJ4JszwlMsaMAzktB0ktMJXI9TxbowMD0b0nkjSMTiCUPo6B5oCqENpIr02wp/ul7O2RVM",
-	"kESvqGIb4vd8A/CevWbwnuuMju54Ojm9bwTZvdbyzdmLc/1Hs28kuQJ7VqsKRYm0b+rsjdk8YyOqWLyC",
-	"jlyGMbsHjYdKUnxXv6tOhaqJBT+MfnugpJYUBE0zLRHqnnbhJLyr9AexFKOpvbxSetOqDqp1cKLM7vBK",
-	"7uaTgy2zs0HiBE/vRVKFdlu5j7LNVeyHVm808TY/4uPdHdmrIlzC0MPFhA31/Fb+YW2i1EaRUFvzumgw",
-	"Lhd01gDYddmhvhOSCOEyI9KpHVPEH9XvnE4wNLrjQLObnUYlMYCdB6EB5AzCAJuppODbt1p5TIv41U83",
-	"F78lfrVWDkPbTYuOxYauUHPfXEEq1PAhHd1NMpGnMcmhrQaN9rvhLtsfDWj3IH427u6z57T7YvjdqNuP",
-	"B2x3vEf3hwejh2eIXFcyQrxhPDwhZMMhb5YQUmVsOMInj5wJst/FdrdK/zABjXbRjAm3RUJGi+J9I1nW",
-	"5I7OJctM1LCpXAGCR9tkLmSxQXaCBvyOqamI152MY//dVdUpr6Z8rIyl2VT6CsyL5Lx2X7O6YFYI4Fqt",
-	"URkiYaQzIAZzbNegju0Z3LH9AnksJAf2jqa871shnunmz+qIaWu/qc9abFoizHTpteOWJCxvpLfA6/HR",
-	"NEE9tLw1W8A6t9HVx5kjLFcnLKBp1ZmOoV5wfiXLALBIH1qeHpGIpksjcICkReaXUdECZ76AFGT9K8ZM",
-	"JjGdW9Q+ngEaydLG5vrHoySBcFDzhV473VQQBrqdsgDCl1YXKt/uHDxCMZ5DQotsXCJyBS6a46uTszOi",
-	"6B2TZJcoQfaxGfDTjNkCcXPBIBkXBX1oIsV2VX0SSERtqt3zLeoXlWrxbcc3HNSLIcPd8DfCRJrdg3t6",
-	"z57tk4QpTLKO+YQrbaT2NLV/RFLvRkc2vzpjE5rFEFssxpC8a7KqS5vi0aKfC33c/Svt/tzvftf72P3w",
-	"eS98tv/lnzZiR9aftKpWkuYvzYqZbmFzvwgIvnX6GDb5oelOQ7JRnnG1vNLtGc1Q3LH0OG8qvoJGgjTV",
-	"5O5YiqjMfo5FIgCDQG+E96tXR0Db50Oagc5LJYleMpqxjOC9JzSK953GwRDpT+HniEwZjbEwGMbIsxgA",
-	"OVJCE07lEdqWQ6GmcF9gMsdCbEJk/GdTGmjBU4nYFvioKHDwx5aKQYRaTFwvLQkXgI6ULHLAIr3UERwZ",
-	"rW/xydTgDzpE61Sz65inVPNfH7MkxMQGUE30F4spVQbxUYKxDvgREpFDpYVPME7Lw1Laa6HnhUVasFG5",
-	"9AAAEJyaVOHIZJeYxXGoAh2V5QDQp3vdCa0UsnEGYSGaoEmRMM17JRxHW5UpeurxykXGgdfaUBD7bxtL",
-	"b4aGaXdQs8euMU+NF30GN+f7/YHbBojA27cVfSgyK7ge0AIzFWoHyWjF0pCOT6kGRCNsShyq1QK1qxra",
-	"JXV4ym2rChdZmpF2AbOjQGHUA+8RW+ccFt1Uh9Nkg8fMLWvoyyB91Mq9QdNDRCuAyJo8A5PJAVCY8yEU",
-	"G5lDpKZCMjtMzgDTBa639bHHc2c95YdB6TwVLJHO+Z+Y5j5f9HdYoKDMP/7wBwAm/sMf4AzrjY1zzUhp",
-	"QvQDkCSuPBi58k1tF/aH8O+3qZ/aWKS7JHTJMhN5LFGUzzWJSslU2ASHo5vCu5yxyBY0i/GjfC5VxuhM",
-	"Uw+XgHUK2wZZ0yXv5iGGMSPER3ibVg61Q60tqmKFZcQPU9stNKMuULdleJsWEQCh8dspY4qHlqYdS8BS",
-	"TsCdZe82vU29kjFGi2HZPfTq9C99GqVIWEgoGWZioc+zqcwHqhDOPbxNqSI/4WEwX3zolP65g6t7kQmt",
-	"3rJckhlTGR8BIq9naJpfIxjg//gf5EeeQXTYvebCIpW3aZecwokYingZYi6v3vxRksOlK5cYW92J6Hye",
-	"2Prr/y5FGu0cmQqCyfI2JYR90kICUJ+pqe7qqcm6fY4qZIP8ommsm1ghw9BDphu+OH1HFPukSCfSf57O",
-	"E8pTzRzUlOlG7ELonuoLQTremkEzqBLuOF4ypKO7fK5bGvOEVdvBp08/49+PPP7yVHPTRNA4qizS5Gc+",
-	"j3aa5mYayedNn4mRYqqL5yHa6ekdOnbyEPIsuQStOtWcBDbHeHkliU5EqliqutfLOYsIl9Bzbecw4Uya",
-	"u/KQ+AsJR7Ty0afuYrHo6oXq5lliSkpGxYrpQcH1gnRD6miBCg2N8iwhXfN6meghWAuvwaHALDSEWeE2",
-	"PQ9vLcxE9vv9KDSEhu/R8thtGqpBZiwRYFGiTrdlUt9hrAgwxzMgLe+THjlOzaUqiFF9TOFqBDEwdDMO",
-	"6txKRGjQ7lK0PziIYAdf4rzlIQH83a7I+ISnZkwgpZJELPy6G/gGCnlIh4cVKAow4vvv8a2IdEZiNqNd",
-	"yeY0M0jWvUkPvrHQ9dMZd6j1IzFDKoj+EJnpLM0tckg8XSzEgcHypyJlO3pN5AKYskBdEMftJpRlSxKh",
-	"m6Z7grpH91i/1MWxRropyPv7NNdCMPpz12R+dM9sPIZfKfAIqiCwcQJgrZ3o/cX12fvzqwgWHOZn2sVP",
-	"Kz3bptEpEe3g+tbHbQhst78fmZTkxilgM9Loq3Oqpk+A8+ofd0JoovG770Gky+YxvqOfuscTFh3ZwQE7",
-	"RbKzw0Mghv3+XtQjJ0ZLBaxsW5o81azMcAmguCu8WPbQPKLdfj+q0WlocGEKpq/1Ik2WdoEtUBwUN1Ta",
-	"OF/a4o5RNVen1+vdBl8ixP1HjCHNxMccJKZuzYg7rXFKGDWM9hTljj4JtTbRVhEpZuMwU3jOJrGJ8dgk",
-	"e8Eo0ZqBMRjG6w+/hzyEzGiiuZkpr57e0wTyqOa5Ip0hjWF1QrLIhG52OWewtTMuoRo6JCGFDh2OpfnM",
-	"AhaKXHXFuJvpDSIY2QUa+DjhI0hC+1vOMthefUxnTGs3O0d6UIPIte8NaZQxWD+aoAmi9fMjpAM4Rp6M",
-	"LDK1DWnDe/uRG2fGpMizEYPfDyIzOyReILiUUGJwCamakg5SSkoioGFrDx7BVcsnFuNbkk0gOQs5OJ4i",
-	"DGeOtCERGY3eqGVP7SPNeeAaaU7TyDI3I/i13vXUe2g9yCjzDJKIXT5wJmn5rFto6QyPzkGEK/1d5Hak",
-	"sCRNAWZM+z1CYTPYi8pyV+hRDMg7/pJ0isguy/ujT90Z/dTVb3bBzxURyFYwJT5d2WoQCiRPZT6fiwzL",
-	"vmAnRsbo3vEG3hcn2sAaCRM1ANlRJVmPJXTqchyEtpHY0Pnud4grac6hCWoniQA8RDDyxka40RHEdJp8",
-	"IRN7BBqbNNRR4dTwLPRFqG4GfkXd27pQ0dDW4znQx5GSCUtznjICQod0JiyFMkiGD4QkZoryRBIPvo5l",
-	"pnFsZhARf08QZ8PYZGM0XBVGuHNXz9GpGbolKIqJ2AWqCFITaaXkpgk15KMp9rsXecn/up1S/r82sYZ6",
-	"DFpJDEnM5R0ZY60LqnWLYrhOnPlLekgy/S+SUMUyYJQAdA6kJA8LP8kTaU6nyYmkWcbvkVR4SgZ9Ip2y",
-	"tpiKBLYlsygcqK04jd98tNcn8giI1/B6m2yJ4ZXwkm5ml8y4C7Azg9A84o7NVZcmehhebXEeJ6g+4Wdc",
-	"klEiJItBUzm2RIkbBY5jg/OgX5KVQuW9wngxmAAM9A+ONldFsSi4F3bS1ecv4QyV8/K7XBI2mgrNU+no",
-	"Lizi6mwdAqBPgEwFZBMY4AR2/2+5UIxw5TYL43BAst1cnxgATtkY6OOE8zhD18chkfyTbhU9r6QTtZdx",
-	"0rpN4fnC/a6YsMBYphlja9szjYGpHZrgS4sfhvaxbmuKcfYw1QuoMHtIIqDNyHkcwM9MBr0e5FSSjtEr",
-	"yW5/JySRvOPzyHtRt/qf/+f/Q7wX+zs9YmIXrLqMiB3UBlGlsViAd4nRGKrRQixVhOqYCVVHiTMVeQYZ",
-	"pcbvCDCupsSElg4jMRtyiCHTxgO2LJGT6MZMV8j5cJ5PcQqoSrumPLclfhMaGdRHa+DYhQRJvyK0wR0F",
-	"cyAbcpXRbIkXLiGhRCZUTj0l7SzFUYEYhhoq4GZi2UhTt637r5uPGf53AV8/YoeGOCL6dGgNRUx2lmVB",
-	"TP959/Uwsu6Q6KD/z1HtnYP+P+8aQ+da66Eor6ciifHMnt+89e6HOjf/E/JrSfTPmvkDhAhe8WeoH+HO",
-	"3WpVzrygxeDOoX3PE/4Uvyh+spzIcVZQbcC+seC3EA5fCNYO+ufRB2iXdwezG5EYQPv2DFCREsZBPdf0",
-	"z0jnQkg1ydjVv721yDB3jM3huxScDDvW/3JccoAXvtzb9HiNi78Dzl8INPBFqZFz12+vDF+7Tf3LyZU3",
-	"A6RTfFa60gT8H/0jitvbtOrTR2a64c3CUelWwbtOuE29+wQ0jRruDprvGQBA0dyNsDSWt6lINRMWubZZ",
-	"QWEpjOWYSyM2zuKE3UiWXeGnkU1lQcFkmc5t+kyzJ5FWNRb4DZze+G+8YEjRMY9IEyCXblO87yjM9dK+",
-	"R+SPJNr48uM2fYTbj9vUXG7gxcdW1x3GWDOjuE3LFwQgaIxPAA0Z77agfFNi+DdqIrdpi9feu+tIuFZQ",
-	"KnchTpUxJwdfwvsNaw4XznsDkFm9Q+YNdyO3adPlyJEhK9etWKRdW87OkQGawzB9JcRt2oFCVOhmwgko",
-	"ofePiHTH3obNaBpTLUFttTPA3NHbY7jrnKeT6DbtYDJLBIbdBUBScSzvoGWozyXcP8vn3K14hZzdxqK1",
-	"iUTWgVmAo8fZoVAsaw5o9+aOyO41N0dTk4JeQeOcE6m54xiLPMN9tz5cPkkBpVP1yDtNP6M2d8Zt6lTU",
-	"Qp6aTekRfZJRA+CSzBiVOY7O6q+UaOPIxo3dpgYYDA7n38kl3LLzeIf8nVziyfn7bfr3brcL/9evwAUE",
-	"6Qz0K7A96EaAZ7Chnd3KI+eYbKF40krwjbd9xSXfY1C3G0QiJkcEHQI0qQsUnCCUR+zsuQmSN6fXdn61",
-	"ixPS8bWB//yP/2288d4Myr2nwg7Kkos/nBALRtrxQIgHnkAYWlG+sbOvx6dHVu0/LJ0g969CfdUvHa3u",
-	"xy5f50D3oiUc8Fu8eGlfW/2xluYji46s/4NlmkNrmitw5/Rh9hnnXlS9RXoia4GDcikTMYlAQttywEio",
-	"/qgMYxRpsnQQEA4137qcQ6Om0VSky5nI5SGOAtot6mWiG80LOinzeCMUerdpEAYJH7FUsqI4enA8p6Mp",
-	"6+5CgXIowOoqqS4Wix6Fx1BD1Xwrn749Ozk9vzqFb74USaxwlUn+8z/+bwIx4FBY3gSCk+OLM6+0+WGw",
-	"CxXRv4SBmLOUznlwGOz1+r09DDmZQtyFoRi9dk9zE884F034lifGP0rNsYd9NMLXQumZ8B6TiejsRbxV",
-	"skRCbq4uj1+ZC0wAreqRY9g8uELu7Pf3do5sN3gwE33GtHWufwwBHxKgWkZUsi5PJUslV/ye6Y2GGhTf",
-	"gb/c0nS5HgiGTBWlKpyOfBYHhwG6gW+w9KnhvC9FvDR1QJQJrK9eJtlaVljZYV3wjAnyqxTg16IMIZrA",
-	"iof92e33H7Vn7LMZNR/jB7+EwT522tSWG9zTlzQuEEWD/f5g/Sc3qVVsWYwf7a3/6LXIhjyOWYpffLf+",
-	"ixPj14QPBht0cUGXiaDxtRBvaTaBPIiDTZYAUqJSmoDbHr/aoDcDtnFTOMgwKMrWazcnzZyAIAwUncjg",
-	"8CcI35LBhy9hMM+bDqjRIAymnX0SEowANT7u0BN4WkkWRa1bd+AQHE3/Ux/mIxvhYrQlgD627z+Rxe0/",
-	"+dE74Sffrzvh1iMP3e7394+IKk4pcnPo1t0FRvBjhB+0nV94ByP+v+Ehhtno9rEnrciexb+l84whQvE/",
-	"xpneX/+Fhdf+Rz3TNyYQzghPD69QxMudhkP+JazJ5qefzZH88hSMbBOsWvyXTwSv4PfioDroeLzjt4c2",
-	"rInmV2/XHdzaWdTTGexYp8+QoQ+AxRiMXD/p9VOLH5gDW1wKtmLGFq/AKdBn78ODTpqHzOFyR2APyK6b",
-	"RSk52cBArT+d70xzbQdU94HJitDLf7VD+mseNqT9dgFaOVvuWIHym7cksBrUPz/9Cl3gVk76J/rQ2fNb",
-	"SeJNRe2RPbEgaH814fpyCQkvX3Fev7lk/l0m/y6TN5LJW7CJDaSvzzCiV6dvT69PyVpxHh0aYbCd1AaZ",
-	"vZGcfhQB/fWH/nch/buQrghp0pFTkSm42FytDRcIE80n7yzLGLjAhskSEyTMcar7a8XYeHXxUhduMeMC",
-	"NwVcl6bAQwGcCDElHELGaIo3EjMAV6HLHajYOEzE6E4SKWzuwEQwCdiwTssGREdfyyadKBMLeQnDhSRK",
-	"/KeiPGUxRk8TGseyQKa0TnBEhyxCEupHF7CWjpPEglYG31D8Xei+4lYnE4QC6nXPCgBNmHLvFzwlvybR",
-	"w/oQvN+qkKNH9a/YPUv0JoKzZ8IaAa9VnqWyRMBY9aRG5rY2jr0PBfIJicSou+GyAs1SJp6ES3VsIVu/",
-	"imw2yiyErrCCRz2/sJGmEE/Wnw5O5L8HPb2FSyW7P5Z+zIZV2aaLJtUdr6Kq0EsRW0VaeL1VwCzZ4p8i",
-	"iZm57DLIpeaLranu2oz4F6Q+22UbbmqNCgFlEri4S/r6b0V+lgaIXrWKUN2AKD9rEvjyeCJdpGy9QP8a",
-	"SQ2NFzL6EUS2X2Udhz4BNMzo8y1K7/g2OCT9LxHpADMvipgoIXbaJL5u6B9A5v9WlenfgJpgqOGJfCxt",
-	"wW2BDyiNAYUTRjo2arWITrXBqTsYX+eHmnohpi3xpcZ09QJC8xQiqSdip0dO2qNMvzbEdL/fbzhTWLEZ",
-	"IUJNB+aY/fQhqh+iCVPVI7SdzftWj7u1jpn34tUdn2/0Hq73Jq++w/3Y5NXv9W5t8uKFWfSHWvFbCuPW",
-	"KmXNfKbQScpg6b/zmBYe84Ypn8M0MBYnsbelfKPFxwwr89Wl/VM3jM0VUWu+3LFlucoPZgsokjAqIdpS",
-	"yxzImzHpaJrnGPSXkBhIGBTPiCiOGU2NRhnmExWBR6VJfDZvuelEGNekx6yHcceWRxhPbblUaWAY4p6w",
-	"sYJ8o070+UuEykoqYJZTqrURttMj15AEkopqmLdsYHPA//Z75Li0YnitH7mBFq5Ak1lrEQSjVRONMBXG",
-	"tKK7mrKMtfNOA0sffA0BfUPNxbAYO8oWzoKzhVjCO7ZE48Vb2t99go/Hk3AnuGTNZ96yq42tio0t3gZD",
-	"1jGYJ00GbZVTwEEs+JE+0EWtFdnsU7enxFqcv9VjUh5kyylxFuDv5+GbyWi3xpsfAMe614taX2+qeHZc",
-	"ZC8ILldSoDid/0VtCFfnyb6i1+DO5JgVktvkUUVpniSRWSNuEgpytnOk93AbWwTAo3Q3PsJ5g8Tmkizo",
-	"knS4IguRJzEZiSThMSuSY2xNWN2z15gpmN5yy1+xfExRma9gTuttC9MVIDmFv1tWv4hlBfu6qXmFGuvv",
-	"xtUWjNvxS9nAMB/AwZ9Klhm4xkZG/iYT+Rw1mYqdUe8eax8M89EdU+458mLSMQkVmtECV0ohHHiimzec",
-	"IzNa00qrag6YaLqHMtkckVSk3QZTCFOi4l6FXRvnqRnsUeFvNowzyw0+lfLcAOjsxWSqjgW6wG4AIPWx",
-	"3UNXuDe/M8lfgEmGtaKKQBpE8p+Lqk2wHw5MEOzmAksQaDnwg0QKUGSjkXiIxMUvRkUJwgD0Ew/d1CGz",
-	"/iIcHKntgTdUTWfyd1a+Wgc3qjcs+2Nx881cYGs8V+MN+X27i6tk667nzVu4oowirrtvdoCFa03jiofm",
-	"F2OvvxWv09LzOXni7Xe/07fyO211sPOYq7Xnt7g81ryjbGTr3sBspo7HNBjQOz0SKaFoAoExkS0xii4y",
-	"5OszqkZTG96NJWC0si4U+fdc2lzsCSud0QiB0NDehnr3XC2jVqsQYjL0XE5xKr/AfVhViiWuJK61cLkk",
-	"OAsXSNIk7vGVYNOgUJjlFX7zZfNxmBUknaubk5PTq6uQvD4+e3tzeRqSH48vz8/O3+iVPjt//f7y3fH1",
-	"2fvzo1r+6k7rDEzjpTkUYPJjypM8a6iM9G39gnqdAE++gYcdI2GLcfkA/K5orInl8hfL5z7Aa+AqrjE7",
-	"+5JyiYBf3n52YzbmKYv9AJajck1Abf7VXX0QOWOKg1qy5inJ53OIIpdlRuKdQAD+dl+sTLF2vGT5rXI0",
-	"XQe/Trq1N8E2GY8BSrAviO4B12tuL37rIv4fMOfjOI7hkBQHouGQlSX800RMRqZQ8waxuP5pKPeE4JU0",
-	"K232jNEUIiNN9pjI4gK+K/JEUUSQsBBLSM7ZCHGqEJsRUNTAa59WqmCKRbpCmL8VE60ff9MAsXJHbWeh",
-	"WDb53y58EonEX4L1VOlUgk2uNgF/yHxhTNiyXmpvDHhGeBqzT6G1KyF4D1DeDElJH6Of5JJZBJaZ03xI",
-	"3+k+ZFBoP7uhr/2Q/Z0VdHnlxvrNKdPrqo023Rv/XSnT340VdFmgbbXjyFxXKiIYx5TgKdTKkAssPkJl",
-	"A/xfjxyXvk3EBMBwIevNxflev70iU5rGckrvCocgnZUgWA2AHpRyJ53vr68vrizuaB0K0IJ2zTOIPZ4L",
-	"aUH3TMT7POP3ekB3bAkAjf4guSTzfJjwEYA0a5NvxjKWLH1sQVM8AJs3UN14DehQj4fMAtMb//zF6Tuc",
-	"HFVmdrVxHyG8Lhxf/ToinRscyHpxoWYcRNIBKGWi16hAhjS+mwGO0n/dIuQiZloqFgY932Et18Efh4xI",
-	"PkkLP4ffnjlHaulhk5QQBU+Kl8/pDMtkCIkLBPB0XJIIARmh1kvMM8RkfKq7kU/xkW4cf+5hBbsO12dr",
-	"xmJObUqmmYGhHWnRqKH8Nb4wpTzdsVFSiKg5ErOZSDHPm8sy0grUVvBw5XFNLSGaZEci6RIrei9JJxUt",
-	"2xTayhG43WpKU8JVSFJhUMntMqJfoFhv/yXMOY1KNQMjV9lPN/HO/WbR1nZK2ahv3795/faoVMXCFJnQ",
-	"29GaWO6zjlXmQAHtvUWAOpt5JKKZ/LdU+99qTnXJZJ402sVvxWQChSx+WeX+gar6/u4GeEvXQryj6dKM",
-	"Uf5KssvUlAsOf/pQkmRQvrKdta9KNsUCNRspWPgqCKNmVoMvROHDPIAlsGaQdograTz9EVYAjkin6lEq",
-	"xZ6YOsF4CHe0MMVR4TFdUEmyPE2R1ZTtCG2qzucMYkais/Pr08vLm4vr01eRn3euBZ9psAA9BiTVJwUW",
-	"25TKKV7M1TW/l7iIdc9igwPOLrhVRl0N5Mubc61tan518v7dxdtTPcyQRFohxf/yx78Tou+0EUzOF58u",
-	"qsfwr0YvHYyhxUfnBtNUzvGxnaff0u2Hu7Te72d26HeP32ote+iI3vIhXOAVzr4rTEp3p83qkK5MOYSt",
-	"U0Csd/qvKQdCIsOJSMfiGttfjCC3YJxah+Exck5zutzhOkI4U5GRCVNag1aCSMYIWJSxx1kgDG7yM593",
-	"9RJlDKvV0wwUM80wZjTlY80QO6CqYRmy0Pg6bIWK0ECM33E9Nyx+aGhZGpDVksMDqiplymrnSq+9xDgQ",
-	"r0peUcAOkEKLsnlesbzQ3qYgOiyfs4Sn+mcsoAcwrPUiec11MTHoDrFvoXAMVtJ7QjI2Elksd1zZMNNH",
-	"xmiM5g2YLpJLKL4lUzqXU6EIwg+4i9yJgOo1BqAgrCnSsIZPJBZ0g70OkdFHL49P/nRz0TPKvY16dPjK",
-	"YUu2pQszLJc3fEJgxlADD0lzhlYCWCkzNprSlMuZLQx49W9vuakRWiDIAzquKxsyz8QkozMsgsMQ918h",
-	"OpLNhIxe/un0zydR4YNwHjbJf2Zg9FiXhBt2xqgUWl0HpPQFzWJphSuzctquTQaZne4Gzuj8VgpRTZxs",
-	"rjzKt6ClVqQiLqkvL9s84+b8f3MWfmUK4bd4Pawop9KWzO/9lpE+fxOInUO7dTVeXlEqnxpdoU23xOsB",
-	"/QrzGP2IpmRK71lY89etVqmuTEu/CE2pXLYpB/6sfuuutGZ/mNuTQsHZZLexxmW7U+w4jr1tBklo62kW",
-	"1RC5RNdNyR2LZRPQsdNeQDPU9gVUsR+QN/ylKbfiKhgZboj+IOVqK+2gGpGyha9L21E6BqsF7v/P3rvv",
-	"to2kfYO3UjB2EWmWkWXHmZmWMPjgcQ6dncTx58P0O9vpDctiWeJriqVhkXb0Bg3sX3sBexF7Ye+VfKjn",
-	"UFWkSFmO7STdbWAwHdtksY5PPcffL6V7OWEWTjAn5jJRYwCrR6x7ysY/OlvDI0pPO7LTyUxNLlEbqSsF",
-	"PlIJegGI3qbPoT6lbCt4XQHVDVLrx5glBQjmdvhib+fZenmNyxrI602imOHC1I+Xo+U/B7KKFkPhqwYw",
-	"aVydaHa0O3GGH2OVD4BPZ3uz7laJtppse1ujneFfnv1lb+evu3srUig4ZptCx+IbpDRS7rdVVgfijJwK",
-	"KRWS7I39aTNlmmVNzacDU+5raTsvdK5uUHXS3y3Q229Km3LIcN3aVAfOxfs82LGdG7U13fRrbcP1W/Ax",
-	"qbM1+3rdRrhdEiK+CFCUa6SjIzNfq5/XZGND+wLWc9GT4OuQxWSWXqkRcB2Bt2NABOQxuiYoBAU/UAzK",
-	"PpDZJ8IYlf0Q0Yn1I/ZpOwbUF6lhwztmbuC0ZPfOU2wiTegDpSwG0/+Kx+BdICdRoifVHKOiAY99qR1P",
-	"XKqM6CnPUgyMdOvvglAdC7XIzluBpv5LDqSd9S9QqTovBDvftodE6GkbbJns1d0Ry7KUk5mdyjE0ksu5",
-	"+tuHrXUr8WErrnmOV/r5eCN9uxuJ9uS3EEVkD4Ht+KXtdzKGgGnl9TxOwCCAYWIZM6GDlc0y6pY1zMS5",
-	"urBWmKyFsvHVUV2LJE9soRaZnKiG45Y8nWUhc4PMr6Ins8wavZQS0Ucwl8CpWW9rvbezFtCCTLmiyg2S",
-	"tCkeELK7KnRYYvZLpqft7K+A+hq8bMde80OPHWIzAqBBTxNyPKs8Eb0Mw5NyKtM8jMiBbA8Q03xG7rzp",
-	"dvXOVqA/vVaFIpJw+yAkndT9s+QoBq/CNfDzuRcDub0CY3Gp1MI0lqwGMorlkkr63ZHUvwyZK9Jc4p0w",
-	"k1BHxN0X3BP/G65uWsGQFJCTlCcGGRyR59k4MPtckHeASe/L63SiBmLf+4qPT04JbIeMdiKJhT8dxEAO",
-	"KxK7HXsdbmMfIwXJgLzg49U9RqCCgT/a7i8+M8HOA4bfi8ooirnsDYdBRNWvKHpkVNF0h0DGR8O/0cOq",
-	"Vp1BUmmuRqEzBqjuua8UKnEBF+h7tZgWMlF9jFMT8zwzBuiA+/UytZuZPPm6CBz5faoCA/uxzTVzv9oD",
-	"De8u2nyANp4mW6NnUQA6fuzOOfXvWX3FWWJujkB+s3HqVsz4vdr+1Uer9RvqCMe0TBsFAZjzcqPckku1",
-	"jGrk+8BmnZpFJpdEH8Kgq7UIZ8Cs6WF3L9VyIA4cPyZ4QIUUZaGU6BmlGACM393+bL/w6/ZklmZJofK4",
-	"PxJxoXX5t7KoVAxx4CBqZv9CuMCehBNPsbUXck1ig5t/YgS0jG5sA8E9Eb8GYnkwf/aTK5lPVEIcn2dl",
-	"mkEiaizkXGPB27w/pi5dyMys9qnZkZm8UoBXU6i8bA+b+Am6KRklhmkYNWaAry4eJszvWMTYwVFr30i2",
-	"Y7fGQp4blZcjIbPM9tFJJQjItqaf2C+3mRDnWmcKkJseMi2Epmy5LvbjR/uYFbI+K6T1INfzrw/CR9Zk",
-	"i3jiTrcbMT8WoAbgVqdIIiecScPQiddFWkI2tjh4f9gk7XyfA2LGJ6sMU5l5GEcCQuJiqpIRRJDwa8Dq",
-	"nyQqifyL+Bfgisd+TKrCngHKucIsB9fDNEflMDVMqBMRxL1txeoJmCZsdXOrUXk5Siopz8JAvFPFFDqQ",
-	"lzpgE45CKmFdNPmKiXMWiFWMI1zZaXLBRmJv+AyxIEHiQY4JEJva2cDJkqVI0osLaw2AWuVcMZDbB2lu",
-	"S8hLg7q6qoDkHttjs7AmTy8+fnly+nH/6A3gT1P/hf3hyGXnUnArYsinRaFLNQF9N0svFaqxEAs8X9rO",
-	"6fwpcT7vDXe294bP+l15CnziH6h+j5v/NtV79a8nN5TwuT31GAV7oNwKXaA0CcTYGlm4omiRGrNhDZ+V",
-	"Jc0rPEBigD9j+j6fM8bKgJQtqwBCAcuf/vSnP7VjBwVn53ZeHX7x0N75X+VCv+EyB8+Nlb2PsYv7Bp1p",
-	"zvD6y7/Nw3fC9d0eGcb+RHcl3JNhAVLP7Wzx3//v/wcXFSkCMoPSPynQH92Hmp7AMzeik+PSpKH6BxJC",
-	"pIGSHZ/00TQtPtuv/hpjQmJ6AUnXYOyiM6S3NxxyOIM779x554W9awEDzF6tsT1/9uKM8TG8+4AmATor",
-	"51gkD3+sKeiZnFwa+629fuT8RpBXjrg375nMHAYeIOPQDbDqvIxQa6oTIdsmrVJVqhzAmKAjqI7h1CHz",
-	"Y+IdlsEmAODHXFHsJddlepGqBHxVdU3negYkkjy2OoZ1Y/oRtNqRN9c0IbS5vDKUK4Xl06wgtCkHxku3",
-	"N7Rr7yziHk67IHTLb6Rd3CRbMTOVS8vyqXrkjaTCpJ3nm4zHVIsFuD7eqSSVp9Ye/tZQQ4rKaWVGYlhf",
-	"hKaZLOE8f4Fu41w0GzmV0OsSuB/q3UjzVf9Fw40kevHPv8RoC4lMyYs6qqJvigHpc684JSJ2DqUA2Ra0",
-	"pwYSfcdtwXEoK09npJJ56xBLM22rlSG3M+hr65w9ywOev2/tJWkszaNidd8gOyvuR1z1NcrV3S6wdsfM",
-	"O4DSgwgXHIngMHKnXMqqzlVT5YpqUKzkKMZznGUYJ6VWBmIf8hHQk+PPNMVWuFJB0s4LvulorF1N+ks5",
-	"mfkmZtK4zGIsZQTHDesu4FWmON9kOcmUGa10AJqgnGZ8nSrcsXPQE/cGMWtQsErmE3C6M5DgD6KXKDtQ",
-	"kVKBJSUc1xh4vUDBz3nBuf0Z/vVr3C7JIj8tIPPg4W4MQ5kkrZLlAT0l9Jn9JPlm7hIeaYdsC7dofZOr",
-	"34wT5cHDWH84pQjF08rFdxcliM/y+kRn+1l0jcOnfaGFP/OoZsxBVqclEPTrcizOdTkLJfaqu5m3OvrE",
-	"5xKJCgKZ3CZhULA0JTTGy1ekc7fsQYq92qG8oxkWfW4/ze7whmu3rEWstoDw8OPxy/0XXDi9kOXMB64m",
-	"1L+6uAojWXP56a3Kp+Vsa7T7/DkAMfPPO18X9PC2gq5j9R9VuntMFwfhIRtb8EuEByoEG9lPpOlsYjXp",
-	"gqlB0FayAuRWphJ+69saSoHP+ghn6fv3XFNHO05ooGza1Xk8kg/ovl7wlrn1kcRdfOORtEo5R21kEOI9",
-	"ax4xXQSe4b21+/xNqeYP6guAOYCvdGxR29PHfXnv+7KWW5HiKj+M7X8zXotdfu8naIvh/JMiKUEgB/OF",
-	"qSTZDuCJEVYJQvyOsizS88q+0AydbB4tiYRL7448HfZqOCP+7HVX20YkdJb8E2NGubqGf/0aE4iImhQK",
-	"UNPMZRDhyDmSYbrjHT3pfnhiBMFdi1xdqUJUObBuQtzDdrTfHsuoZXVAXKOe1vElsY2HsudhDxI/01e2",
-	"42+USZR087uUTb/F/IiTDpn2hJK4vvzS3cb31xjQLrwcfhDTH0oNLjpKKUOXHtLfI8USGmtUf5ByNUCu",
-	"1kobyulHYeGkw0Dsd4gyx+R//5KgUKuy4CveFN9YKQnikjARj0rKvSaS315N8UcZ/rANzGfdeCM+9MAO",
-	"/hBsl9pYZDKnZGqCJ5cl4pNHzvZ00LrudBghSSbkSXqVJpXMgIzNiJ7RWB1Eh9LKh8rYv9ewqEd48CNx",
-	"cvCj/Q+ApSJgCVYR0XMNuLJwMHOZqIEAnEDMr1T5hNI1KPlihNxwrBjBELj6FbUr13CuXbsBzmmu68mw",
-	"+/bEKUBQBGPE4TliJZlrOzWIaKIShyKVLVcq6IIsEUiMp5JbfSHsokQi3hsOY0gmhe7g0li1yKBG1ZNu",
-	"tuBP5DmAMhHvUCQ9ql+DfINPRbXppN6l0MCSpp2nDyfLyp40r4IirEJZuWwXD+w/SpNL7ZJDzkq2tFIZ",
-	"M0kdUuTYZwU3gCMp5wU0PsqRWY/NAh3EY/JAatqrTKnyBS3s11bU4OMHuEDdgeTgODwGVX57ut07ys13",
-	"lV4znSUrVwPLlltcD4iPuFmiSO1b5NHm/kj0vDjp1otrhyLuj1raaNbjnKsMKnk0wFDjnDDuIsW7HdUF",
-	"pShi/t3Y5wOGHs1Sa/C01r7j+wzWIkhDBTjmRBeJpbEBrhohPNb7bkUf9SwAg/SsW4jvmE/4t2Hfa61b",
-	"GzwSicpSyJu07apPZSHh0OYqM22wlgFAJYfYsZY4bFhnygzECRnbXmrimqsEubpZHoeKO8j1oAKgKbxt",
-	"W4Vy12mphcqv0kLnc6zWKFIs70a3tVMR56IXf/6wZS+Gl/nVh62R+LD18sXrlx9PXh4cvzz9iHAI7386",
-	"fHmMiAj0mzenL9/hLz5s/Wq19tZGjvZPTn56f/yCXjo74VbsS/2BeAnzC3ClwBbGGUy2k1BLXF5rmhvT",
-	"JAsIF75QQv27ktn6WwcbCq6dhxT/9bunRf63iok/CofFS8SArZ8iyoytL21diN1CjFplrFvJPtDzhWQe",
-	"LSciXRm5k6F5QhWLoc7l9CtH7j6Xl6pBE4T8xnNW5ueRK0JyhVukUVpdzBD1hcv7OTekkVppOJe5nKrE",
-	"6pTNB4nvIBLqSuXMQpGGqcZlUZUzELpWhbxM82S0CqEb1aVh5EQdTAEKsh7izogYJFDcr99+0ji5x33E",
-	"vG2UTHN9ZbXCoLoVzAYWmoEspGfHjH8YxPBcaSZmZxLZvn2VZmgg/umzvye4xpxGnxacDw51tb34FIpk",
-	"wcmA9bKSiv5BxFBlZp/FNeeVm5m+DgpIwILgSeABGJ1dgZsE3apeMFv57nabVRjsPoD4iEG7wWMDjQkQ",
-	"36NoBOIdqTjSgjuFCVVgjsT2ECR0jAAOdw41ydquNuFpoFzU9gKZQ+6Z6g/EfmY0dmLkkr5cX2MCH4gj",
-	"l6IvGwn6kZBcYlBiUQSVCcBfcnWN1qIvxeO7Kwpx8O0VGQnZpmvQlqSUfAZ5Dmv06vKkhzsJMkPs7ZkA",
-	"nwzCecAnGHa7VQOZySu1/j6xEubRiKkJxLo0daLxsfTu/l3LVgwhwoqz9juUCloIXKwNb9Cy0Nm22+7d",
-	"9+hxlQMMLWiV7nm8SL1/lOVOolCTP1ez1Ep/XQXQN3XHFQNUJqlZAAlEwQ+ORaJMmeZ8U8F1Czm3RTqd",
-	"lVbagPOnd3D69v1RH9V3gkWj8mBBI0QPDcrw90cH4myfxQqgD8k8GJLEKu0sY0UUGXgczdN5oa8NpguL",
-	"Kk8UXrcxPmWOKE0k1wkjRAfTQ0q5CdoFzKWFlZPFFFbRjKlvxonQwK/Xe6eT88qwu6iD3BNH/d4t64OF",
-	"yGqfcQf6q4fLbDeQ7qdThPkFLmT+6Ih5SC4iWpD/WalKvaqy7C4idHejJXqNl/o9+v+rvC4VQpHlRVVd",
-	"yNpBt4lXED7dohUCeIksJfDvgUnPlaL3KE0HIg7EKSAoxPSnmIFf0FkdWykV9yMRA6UG/ZVbrrm0U6sV",
-	"lIa4N/DFCFW0Oh0HVH7G54WWyUQa2yaWqjZbral86OUfU7tsI1VGJf2BeOEnDEyKULLi+yE0GkhrdIOg",
-	"ABUTnZLRU6iptS+sbUR3gxXepu/svCpP2S1he8eNDgSzbdkls8o9j2Il/gBNAUKazPAeo8gIKPJoZqGB",
-	"QnsmRhcSsdVCKQkEQZnnM8SzGItW5Is0p3LgBtffXCfKuWToWohcoa/OlXEEg2BgMrnHwenbn4695Wx7",
-	"pShGwWgjCAFihK7KiZ6rETH5Y8sB2Fq4O+U1jC3XmHZ9LhMegP+KXUk0F3KR5shpiGj7uQ4bo90EkPk1",
-	"xDjqkIipM7EzYfEatfYR8fxZiw+0iHggQA6ZESTk8HfdjNFC0Jo/Mc5XiWEejAn18KJ3FIIGE0H7ds32",
-	"PCeYh+aDY4P5kNqfNS3c0RGlHkOZTX3owdYzzb7xyaHpGYu93R9wXo5VWSyf7oOT0EHp+RH920rwgEfM",
-	"f++JETH8FTPAY54WV8g0Fs+Hu4H0EuSWCNg/3ZYrCLjPpw/V5428HNjQE4MQjW4+OG62OxziGGQpMiWp",
-	"GMoJlkKXrJBB/NOPkjdHmkN+glUi4k6dCrKaHlafgk9817oUXU+Ackkh0keN6lGjWqtRwa4WRpWs5XyB",
-	"QoUuog3xYxqxoGgl7IBpEIwIStLbuzY5GIUaCceZMPqXlgNxyO68zx+2yLn6YWskfv7l17i9xPkVPvSg",
-	"EQn4xBsa8rr65mak7A9Hqt2cgGDn8UJtAufG+C3YCma+c2zS7yi6+VphIcNAXVqO6gos+L8jIQWn1okY",
-	"/xZ7CJZY5Xagsegxdpy9JcYCcA7B+aoCTVjnosopeaNPxNHs3j1X9iI09TK34O/6onZ3Ns5GoCj4Q4fh",
-	"TPweq8lUOUxgdJSzQ5gLENCsmQa15tFljt3GqIfTx2Kc9o/sEK8psZzuA/7zUeiHxoRp9mifF0pe4kcM",
-	"x2ULiFuwOylYw2AbkdJXGSV6gMcHNIsufuOczXbTpuj4nsvsQhd27e0HIMbBOHE13GTbe8Q/q/HI0u7y",
-	"YL1o4gA8MIDIeX86/Ni+/YIkpSde7+87ory/V2lWPk3z+p42IxGbicwUQt6R2Rf7UVv77tOieJrJfBpM",
-	"hol4AhAwB9B3ah2zVmeislLa9hJ9nRuoX4zZGDX2X3NVSmsvx12geHiAH8pZD42jBPhGWlpdzG8o4oEM",
-	"jHbSo7b22wXhk82Fbb25GjrT9meSjg6BbxPiqZUdxMqSR8phdQnw1NPSnmiD0Vq4+pbe/WQNXrYxC7JJ",
-	"c4W2LMKLyuZVkpZhbM9F/txTIM37XaRWgRS4C/64Bx7HBgVIvh1mqdocZfwdNXSL4/rIhPUdMWFtcuyi",
-	"m3P5Og9VoC9CHsa448i01kveZbM/4KXzWJNw34WTm+3C21XB4JtU17Jyc5AE/0jl+SR8N8pbbRpZLrfP",
-	"O01ZltdyqoALpajysQB4M6Yz5fokvEwukFej4URtPR1H3OkHPB/uG12l7vT3xyNx30fC76ZGVvC9HA7q",
-	"xPr6YFeE5/YzeAIwVAfO/JCCh4rwVk4HuAIgcoPHAExJqNSD1FlUher+LaR2QYQtuVioPCFOCJkkRFUU",
-	"wFcSprvOFRTsNaNvbIv7HEg2y0dBL9OSaIgwzBXmPYMaCEXHGEjCWhcXM0ItEQ53TU8ELB2XCJYUerHg",
-	"UBQ9h+1Dp3FO3TxDAkcQW8KQJBHlix5kzqQlNGo4uWxqR2Eoiw9zBREUHrmcupqmP+M13UtL19Y15Whi",
-	"giZEf/g32DhBttGCIymmaYRIIbET44zA5BPjlo2bCsIT3CdjN6PAgyViTL2mWcTs66fYhEpiMdFVTlvU",
-	"uYJq+5VnvYeJM/UNe3Z48vLwFIrSB+CgwEBL7rWYlJNbgOZpvEZAQ7ynqSW01HgHMnst+cc+7Pqa28nw",
-	"CeMNH9wyplQy8Uxg5FDaamfzwBNV4/MgH9vWCNxrUQe/x/27HXg6vpHLYdPbTUh7DMrHovTvoyhdF0J9",
-	"KhU4YW93TTo1MNPTdE1i4MtPLjkU837BD2mNGFey0gOGUheVxnTnGk8gqYWnb0/CAHHvx9PToxOUf/Oq",
-	"rGRmn+hHlNtn2MOqLwHKzUFSgPNyJ7h2bI84mNwQSq6wVYrrQufTWrJy4uvg375//eptrQ4+gPSgEckk",
-	"KZQxY2RkWdiDWSu6tJ36sPUvXRX+11alpWc/bI3DqiDgwf/LrgBKcXYMw63jEKhkvtS5emJG4nxSLBdI",
-	"z+fBQP+y2x+IVxhah1XkdPkK2GUXqvDDrw8B4++nB0dioewDPLD4P56+0sW1LBKV2H9BUk46zeGSo4ia",
-	"LEurs/iC1XrlKSfrQ9nPROcsoqeVgkAFjU5XpVUvsHCtAg4mUGOe23eMmlRleqV4xZncijqfGpFpcPdD",
-	"8iTuLTmBdmD9d8Q8ZXq9nef2B9f6XBeK/yJmoudSJeIgVyLujykBhz6J/SbKdaSTBFWlmkyUMRdVhvMv",
-	"JpmSVCZNbz4xOL6xH4tdowtdTDWUHu/uiVmgwvnXMkh+wMkeeGSFgZWN7yC1NEbiYjpkMWfph+W8dWh5",
-	"fqDG7dnbG+70IyvXIYohuSItljC4j3P6Vg8+BsAO10k8FnGWyEVMJSVEsQkRLMexhZ/tD8RB+D3YohSu",
-	"oTzesC4+yGZS8UhIcfTyHREnxKX6VG4vMglFK6mxa64WJVc6Y2KvXni4RCdqqLQP5M+KdGpO7lGhr9JE",
-	"FSaIuMWfP2wt+PcQBv6wZUduheGHrUh82LKz8WHrl1/jPucBaRymCeZiIH6CvYZTh2IpSQs1KXVALIdK",
-	"s/PBxm9f7B/Z+a+KLAbtE2wGKH0AYQwTnmtX+mA7RiiXWKkBYbzmeqaG+lELoGFBiu/UyBVAogIsi8mM",
-	"yTNj+2vWYjFVGn71d2msgWJEfJ7myYvDmA7cub1tvdjmSRkTpVvmMoFAui2K9CrN1BQtBRFPC10tjnWm",
-	"TEwsqNyzJ0bAH43o5cC/aXc0xhCxnsZUkxmfUIrshqUiMLpec354cnIdyGyMbOrrPBJnJ8f7L/pjFIqZ",
-	"tAcYP2FUiVX+MCRfz4JdxFL+3tnJ8cGPyA6K9ytkPXEaY7ApXGjR3me0ZYLKUnemazVP9iais5Xpiczo",
-	"lMJFAFKy1FbI+xesPNVVafvgPx2iGtjbyNgN0qvywg7ZKiQRlAGbTF8jZzCcr+Daty+WRWWAP6xe02N3",
-	"BmeIwVl+TsmPCFgB2ZqOlKxRoYuDqQvjnyg9MuZTGaNQ8KPxUwAoXRz45OxMkmA9lPvBrOF2GrsETDq8",
-	"kJ7HbVtZBLMDAjcUjFTOyyQrOy3RDFTAHsaqeGvb9iZFtOVF6C1sAzUPJDjRpD+YJUJdNtYIazFG3urp",
-	"FATk1zVBHjL761TrdzJfcrbxne2KL4l9WWFp75n6pq688dFQTUEGqKQ/Wjlh9Aydp1xfj284whOZbx5k",
-	"o7G2G6kk4l0n+VLL9fWo0QlT6oJyT2uDJKlJTK8yy7xdw5cgUBCtThdf9iRggj/UJehYtOcMoz0yW9Yq",
-	"UWvT1WsVXAFFa00mBuKzLqiuCUTbMd/UVF9h1ETnibFyaqZkAk6Zz1vBI23eUXiFmqPRiAI+MZdL1JNV",
-	"UgOsfjZci0Wd5um8mofI02leqqmCtQc7WE2qIi2XW6Off6klgMHgA5P3zKwavBp9vK2u3pc5JTmx/Una",
-	"JJihSOIYsJTDkR0HD1iDiVLJQ6r0VrFvu3F/4WuSjPaO8oZJtryXALZv+w+TSKinAtencyPNVVmkE7NR",
-	"pMyfZ3qLA2JHhbYap6qMsHczoGQQNf+FLuayFD0mnx8OhoM95x4JXjSquFKA/WcmhVwAAz35gAs1UekV",
-	"mONYM99bqKJeYtSPRJKaCRj93jt/vlzBYEGvT1UAgkHdD5+oRTkj/XI+T0tQiPMJxAHqXxuT6zmTU9Hz",
-	"9Tu6FEtgbcrLfuS7b5jpBODaTJpQyqFRvhjUfqLuzrYCW5pL70KvjKfvdv3YP3rjyxrOl2GJaJ7Qa1EY",
-	"/Ugoic2M3fXB9aggupUj66ebxe2tgTgAp0xB3gBhUsiFDIyQRaHtkcWQClL3AkhDzaM/oVYYb5yV/vBe",
-	"o4CBGYgXVYHlxNwlXZX2P74uBkMY9s7YHQ49sAWFcFPm2gRBRo0MxE8zjVId9pq40Fmmr42IF2k+jUdW",
-	"MXaSMEeucbyJAivbvnFkHweLr6ioIISsbVK2RVyvbPrbXOaJtNcY1VIFzWAurERGRPq+RpZDNiz5smGH",
-	"B85g7RRZye+/bCUXfHgwKVRi+yEz0840+o4kwY3CvEv9brIrtKo3JDm+XAJ/iTxdc9UGczd3E8DS8mRp",
-	"SjUPxSWc0Q2T++vnGdNl7W/ssV7N9G9E0Jryo1ePpNUTsgGFGSREiGMCxnjYBzpalUEfhSzZF1BUeZnO",
-	"lejFZlaVib7OY9rvSWrs2cfQo+34E3g5pqgsPwbOZHB4atIerCyYgqcTtrlv91yV10oFz5v2SoRD23O6",
-	"4R60HgE+tK4MoTaHpBxLc/nHKkfomoTwtPBiNc/L9mf4DyXnGFXCJbguwfOYsghqF4e7Pr3uSlSpiQFv",
-	"Wg7lcWkS20t5oWTJBBwYmAWdgygV0SLyAApzd2+k5RgaRG890qfaTz/FT/saBaLXab214UWKOQzEPlX/",
-	"zfS1mFtxDkVpDoYoIPhob6yLggBn70SV+7Zrx9Szrdsnj2ADbxLzpZDBgS4P1/vWaDcKtPrdrgnUTyeZ",
-	"rpLb56lyn0El6Tq47lO1+X5MbbrvtFM3z7JjA7uT2y4t1iekAlOAVdPBDx6tpocEkAFs57Z3g32YVg5M",
-	"tU7IzyFL3CBevhhNQLkYRwRCJoCtmWprBrt7lWGf1CRNOMWGklikWfncSMSzslx8hHdjdLFLHgpLNi5w",
-	"DgeFeq5KILqqC7G3u4uw6aJnf9p5Rj/JTOeqb3XU/1STklwh9mKHC1mKQl9Duhbzn6xUfEWsvYpn/Yi0",
-	"i5nMrjiGzCNyFofVG7JwRSAjHPoxBsUVPdEc9O7lmgYTieefPkVib/jXSOzt/mD/tWP/75n9v71I/Pf/",
-	"8//3UeEti5RjNedycqkvLlCVwrwomEMGQ4YppDQm7o9f1NSIS2uM+BAb6FRgC/oIhUvl70cuCE1W7koe",
-	"EwTOMImJ5VFM1WSERxAf/nj88v8M0qO4W2kyECcKwgd8diCmgpr70dmpnQF3VW4Drl4SR9w9d2M5ysrw",
-	"8fgOd4pVve58o7xN52m5CVT9yWW6eFiYeh5Ll4L3HshIp8pTsDW1DVxRd3djmrssHnNkH6Li9e5Xye12",
-	"Kij/zaTyNUornURwvH7xhzryc9/J4vI2Ki8quyZeVWXtJQJ/CtA7dcGAnKUW54q8Ulbo1OHx3UZHJMsC",
-	"4qX3qhD3w7Te+tPovoBBBKk5ufpUivNMTy5dbn5ZKDn36bD4idI/XVRwTbO4XblRIenC4A0DaqGPcbcM",
-	"zcWc2y4DSNMMTPUxcYy5qLZXN0DEm1Iua+Il1yLT+VQVNN3eXwdJytCMzCAXoVDSQOUqITCra3fFwL7o",
-	"30Hy485ukf23i+kGpkCa2KOxsxvtPPvl1pr9icow7+XLY7V3tUqu0yyrH5WHMlCCs9Y8nY9Zqt9DlmpN",
-	"U7vpaqK9cpNnxEMcb+xQDPDtuzFDvLJZZeh3dOjxNW2fHRMs/BqmAMcCEFh/BaS+huZURxqpoTevxxs5",
-	"DB99WC+f/9B6Z1/LHP/xkEfapyHY0vWF2wiFpK3JkTVL7TYlU1pdyaySmA7ZUAgNFuUQmPY8Le1TcBHa",
-	"Cz0kBnKxLwwiRQ6QDlEy0OKX5WSGGQcMAOJPCWE7w4MUUWG7HDpbFul0CiEsOZlodBCUWsThED+Wy4UC",
-	"SO5CrSG2IKieqJPkXsS1qY5Hq9YnoR/ynD4B7aK0s9aPRGx73PFGMPOM44IQtTHPRceLbqoaL49rOCrg",
-	"ALigwGMrkkoLSMoKEkrE+ZxeZVyVQitwKZg6ehNgyuZQJjBVumiOfA22Sa2bNyCcIJQJhYU1aO1uPjDC",
-	"kuu10vf01f6LAAixC3Qk3EoPlK0XfgIP/9cuA6oN8jZi/hF95PeCPtK6vGtur1atbBuP+EapMauqFuNj",
-	"s19pjfBqwrytEvq5lLy0YBetGYhjK8NGIi5nhTL2IokjEeuq1BeQpQ7wRLKUH2m60iwtl/aX7mqMB+IF",
-	"9hfo9OJrdT7T+hLwi/5dQp2Emss0c9BG8DbB48UDgkUBYt5u6SR6KbJmdquQCzm5lFOuaSGqN4BKB9Sw",
-	"sBy/f7MeeYQz/7W0Sf5cV9Eh/nnwVYXDbwi6xLv+uo7Qrc8tJqJscGprm9G+ZQ8BILLOdBmHqp8zpxh+",
-	"DhJ+QG8Epw4W73iuU/uovU0gp2csYohjWJ1RJb5dTm2FpwFNKHJ1cQ56zL/6sUznKh6LuNTTaRY2FOqm",
-	"Kx3Eh9jTZ/UDK4cOT18dvI0cagUWfd18tk7tJH2tk4Uf6zhXsFzfu122gXFV0ozebot/rpkatwLM6vAi",
-	"BJBZbEIBy2eNa26M3J56YdhSg7gbK/OHp69evA3V0I3RgbDjK+rp/SQVH9Y08StVzJQs7x0bq1ul/J0i",
-	"ZH0XgFe31fSiW94K3OStgK7uvo8f2NJ53Ir3je9z+3142/ihf399GJFosgi9R2UuOQ74A5XkvDpIzQC0",
-	"GggjWeUhBgYMEvaxox9CyjfDtZTks6gFqep+INHD3ATbpsO6tU2zaud+if6ghGvVr1OjiMFCn/+nmtg7",
-	"Cd1J2C77xhgyBb46EAe+FFuSN4lcR1l6qcigqFEkRDVuAw+NXLj0Ww/5uN71sh8Ke+TeIFeRvdmZghpT",
-	"4iFhhvXAVclRLZKv76M5g4/+dnw0EsCdcn0tUvPopPkNOmlww92bk6ZFE95mMbORERi4zZsRABNxqTyT",
-	"WjYYi93LffJdQIYGqMyADEYxuVYswG5gqabRdUC9+VqqBH1vXZiMJ+hRkbhnT0j9WLTtyQdXKlrjePsJ",
-	"QLHQ5m52akQRaqgiCc8Feh/IwclxNXrbDMSbVW+naUS/KAIV9JS4v6m1jyshqqjJDeBP+KBGkwSILJrR",
-	"3TFYNO5UDBpuKQSFdqaxo16EMJD6BDzNyJDUrTysnHyZJC0H8WtEavBL3z5gw0NeL3cwzThJHuM0v0kV",
-	"YD9pj7frhvi7V2Vg+zNLjI3dZU7ecQ8dTwqJJ4xfBxqEFRr8sMdMIAeQ6O0NhyNv0aAJdXR2SuJFlXXh",
-	"2R+v0xsCFupN/GmhLLkftxq1KAwaZvlX8bKFAuDRr/ZgfrWui/5unjW3eK2Rzi/f7Q2X2522+kNdWY+7",
-	"9L5dbrfam3dVjG+uZaFt0CwmoNj2RqYoPWsERczDtPRCAaYG0HGFNeXkpHOvyiy9VJGzPFuNyyN6+CFP",
-	"yBsegvtYx/nwY+Ux/KGyLVeHH+xjN3eBwkOPbWd6uv3ZqTI37q1MT+0tDWm6djhy4snxg71X22eSAbMp",
-	"Ay/O0vwSPbmZnsaATsFji3gkSA5CTh4sKmmV7O3bc6p4d77V09XCMwDAXshy5vGv4T834DAhA2yIxORQ",
-	"Kh6y+CwYSTfaVwRrArjUADRTqsXgUfB3UJ4rmUBqJO9RO4EbnpfPN6r9IerAyrHEbZ07Iu4Aq2Msjv7x",
-	"+vhde+A7LZna2DVZ55NiYQ61QgHHTi+wCPgZJJMicmR4H5s/V5C66vqsCzqByUDsJ3PIQ8uz5XrC7VE7",
-	"RzczeuN7ntO7rYLIzh+twfd7dluNGeq1mJirj4j1RIVh92a58D7yNWeD35cjYhOYyL9XZvnthQjUUDMz",
-	"RHjIbxIldtvddNlWC2TTT2QpA7CrmZIZwYulAMRUOoxnQr4aiEOlEuPBp74N5NQKzBTz8COus8D0Mg8J",
-	"HIDCzZEsFkrz4QEP21UAbnJZpAsAVV9A3hCVnMrMaBpsF6QlBFdwdDiRsYBK0hUZBEv0oBwT3dhWDINm",
-	"O7/4ughXdzwbHeBYEFcX1srKlVkPjOVzpTviB6aGkE4X2v9ALfRvdBBjxgWsGzUjPqgQ+qUC3HM5uZzi",
-	"rgrLlykXbUxEvTPlil4PtJX6JWYZ8xcmMhfnymu5DuAIEgekRyoFRq8T8O17uLwinc5KMxJy0ysWDtTm",
-	"V2zL/qaZwKTjuxTnIjAj3NqsTPl72d2Cm99+JC/J7PtGDDC0vzGMkdxgcVLVJmIVPsYRHhId+q7X/u5G",
-	"y/Ia5e/9aQpv2KJtCKSb1AR4eNu32qUyWKH4+mVDJvr3SBw2PTw9OJkRVSFbOVQnvsY4ZFHlJCrTAsIS",
-	"BM7ZHyNaPoqxdv/QPvfgK5RSrHyr49B6ZWDF40Vo1XWr8Ds/0L+xkxC6qtoW4YYTEdwxnRqCpydc8UQJ",
-	"QJ06X3IPomA3BN6mXkwHFsvb/ftnx29J9/W/+ycCEseA85SXVhFxKFfuu8gFY3VP24OBQPqSeWWI2kjM",
-	"ynJhrW37XyPOjt+6yx2R1nO8ZoEpCtC7OMuxPxYxYSITjYkslSnjukaPVayFypQ0UFK7SHOMOQadRFvA",
-	"OA4ZZDGxzVyqJYTm6vNCD/9DLQ3BVWH1ipUXifqE4oN8FkwRRRWyAMVm25aohAG/D2PJs/rrGG3IRpAl",
-	"TEwvfKZQczU/V8QzNEunMyj9he8zVPQCaAjdMM+O3wJyzCLNycRAb02bHYeh5Exfq8I1Z7dPaVR2McLx",
-	"AsoWbk/cP/8DDKMX+jqfFjJRyFGJ4DruE2xh1Z6MI8APi5xLhz+ZGtvbXCUBKhjosJComvD7onf0j9dn",
-	"R+Kn/ePDN4evIxF/2HJ//LA1AlMv7n9NV45R5XGoFz5E/on/wL1ri2tdPMGe8mxF9+bmqR9M/4HvXcH8",
-	"LZb78uR2XBs3Xkqg+3eSKDBsq8edBJlkJbrxrEOTTMlcML6x6L06OX1/hCgKhXqa5mmZyiw15FbG5HTn",
-	"KMh9O6SejZwLhNUaq5CpnHl49ELlKuFyvpPT/eNTu8+ui7Qs7RFH75OgsZGf5r9UoSNv2yLjLQJqpIXD",
-	"izZPqN42EReZnBphrDCnXvBDBWey99ClLYy8UCBziK1q/+gNem8cw5KD35jrucpLRoAG8jkg3fCzpwvu",
-	"eQP+gNBl6rjSuDy7w6GPYjElCXnWMNrl3mEPm2e6AHx1piGJkHmJqiB0XhY6ix2FxuZ2vc6Vl7Wu1AIk",
-	"rem3Am/BPrw/SXdMcxgM/V7kG7c7k0acq2mV/1EitTzwQIVZ6w3j07IhsBM/bi/1SVY5yDo43mdH/oTa",
-	"/eqO8Uoy+voS+RNu5CGtOf5IV+74fpb50fyh4vwmmH63cdzvWvbONmHvd95PL/DvpiafvSsz5l99JCq5",
-	"IvgVgKSrT3JSZtbKUXhhEZE51Y5lcjquUfK6b2AFcLDlmImCsA1LpF+Rk0Ib4+8iRAumO2YgfmLe2pOD",
-	"Hw9+DHlrBwLHhswfzEEQfB+5mMxAnDFvN/1p1IGUjk3wfP99eegDj/et1vJHEMCQib6+og+Uvw9UD11q",
-	"qpvL1LgJfoQa/PY6LR1qe+54hSiVyx7gNNlYeuAxW8MQ9s1kB8iCQHislwTQUYwWOvX0ywUBtvAoB1rl",
-	"AEvmRzHwzcUAHs+7S4HPwam9OU8QoG88e1CQhZ10wgZPldMsb888Qi++SR4YBJ47eMMheMzRvu8cbeO3",
-	"xhds2C9Uge+kypKWinl1fOGQu8Vpsmim3aTEnrnTs5la+t2fn0eV8vtSDb/wVH2JaviQKt6N56Sutf2O",
-	"jsnvVOP6rjSnTQ9Jsl1Kc9kdnw6RrJlzYhR8J3H0p+VMloDkB1XvRZVHntjCA1oj66y1ZoBHNS0NhlOL",
-	"KhflrNDVFGvkalRTCIqZGNGTzGk10UWCsVL7ocMfD96/c/xDHqOnmp8DX1Jeesw/Sogz/YF4UxJKjnE5",
-	"c098mSsxJdUxflzbMYP5QAG9ITRtO06Ms+J7MbzWdyW0bw5PXx7/c/+tPw/I2WdNPfSKxvgLx+YteicH",
-	"P+6/4MH1I3Guy1mDCnMc2ok4Q1Xu0gI5nJF3fIKTV8trXXtvIN5iPmAd+R/A8EDWuckgrjK3uI7eK0+E",
-	"AewlO3jkLxGOJbkBH7lKVWJHiBQoY2qAIFyjxvgjJiCr7bUUWYlhnVODISU09H36EdGS4UiWCyViO31x",
-	"5JWgPPG+uHCHevc1wXcqt/eYnqqe4YSlGPEAyRrT+lVjN1gyECAWDNQgXegCdycxATPkdxPLISICBLeq",
-	"DWwHjOXzUQrTHGTtlNUxIEK4hybGt3N/BoYafKMd5zuiAJcqrlQievHLZKrEgS5UHAn84QSDf3G/G8G7",
-	"KGenVlDdIfcTe2f/VRWZ/Q9Mz9Zoa1aWi9H29sRezDIb/fnPf322bVRudPGU9hJIW9oRXK5BSaPMm2Lv",
-	"Z8oG3vKEd9Bfuyxbo2fDjYNRbrgofR8yUSC1kzyUyd7584vdpzsXzyZP99TexdMfLp4/f7ord87/on6Y",
-	"PEt2hltRDVvS8Q853hiCEN9anZlb0MdsksgKn30ELf/dgJbzVrqBOoakzkZlnxNdKNEjLaEmcFDGww+I",
-	"XuUyDzK5VAWLJ5ZI/IKTUKiLwDXKRXFWmaGrsUeA55EXwpX9+3lVelLpSGjos8wyyrUj7D+sU7UfHAie",
-	"AcpoBYIdHhnoX5jADW/MEBYG8gPiTE9kNtOmjCOrmpV6ojOk4IxdWsP+0ZsnRiw05kPEc5nLqZqrvPxo",
-	"fxePsYIFolncfkwfoIxCbjkWH7Y+bAE+OvQXGxB5RRWxxLztmbC5rAbXJvKlL+RbiOBrG3Ry5Bca/+TC",
-	"ynw7Mfg8UvkMxKEWc+A/IcIeDimv5+oJyLgb9leTUjELCimYFs4uZoSfVYmYSKOeprm9W9IyvVLZUvRO",
-	"dFXOALk+EiBW6d92i0a8D+2ffG1+JF6kZgFtFkgaarsON8+/KxVWNEDpYCh9neTf8t+1kv2bFQvT9K5D",
-	"XeNJ/Z3mNt9brH1VHplOushWW+8nyuSJsT4pRvkIeGHAzVK7nmmCRzULyrtFnBFlpUAzo0P0WmyYPguM",
-	"ArNFwWBjLbyHFkot8ypC+seCSWxGQa4ZKYmRN9O8gEkNVv4B4RIRLjo2XU+EU9fTc3Vd19XHAu0yX/6M",
-	"hsDJ8T+PX3t0esfxCOPCZDE3N4B+L1atzKjTkrRzxnkyjNnKUj3Np9YIYxYkEaM5dup4MtCgBaB9z/xn",
-	"b5xC5oaQEaaFrhbGUyLvDIfDUZ2yj7LurFQ2WueUUge/tktkxEWhmJANyKH/XanKmkZcum11t/PKLIl1",
-	"aS4/nag8eStLlU+WsejN0yxL2fwNOQqlWGhMeEZjZi6X4lqmpSi1MDPbNxkOpjaKcUhlZxRki9t30dDC",
-	"7WV/7o8RqoqCrzDp9rKiu9zUeE28ow8TpOt1faInHyh1edxiGcLM62IlrQ/mmPP6+o0j3Vq/Nqrt3KCC",
-	"297gVokMEVoCLScE0bhSRXqRchCBKABMOs2BTDRRnyJR5bZpMrED4bVS6hhh5jjo/SgzYtcpmuoxvILJ",
-	"kVSry84P56Qg906aRAzpUWpxobNMXwOreOAVsI9uf06TX+OROGaVDjwoXE+JzapP4FFKlBiCyrcTlOVI",
-	"o3Pa4ZmexlFbtY44+sfrN4eBDBG9V/tv3p4dv3T+qguZAngCM3XBMcBfuvR8SEDqDwRXbmGVE7oKcl0r",
-	"7Shc1cSlCjPB0frPtTDVZLay9j3tKgr6vD6+VQKFzOwBW9YAH3Z/8Km+3Fk6O2PxfLhbq3bxubMRQGom",
-	"AtJKC1pWzoawYyO9EuYcigughKLKcYNFSNaLmw08FsGYI1fdoYuwsMMKQud1oluhJx35O34hWChcOVqt",
-	"vkfErhVkpCGoUcCZ0lFPUWpBPOxw1OzPIOihmsIVxPSMUu0Hl5KR1Sc1qUpwCPuvp8Zq1jMYCreLbTwx",
-	"VoNOL+zlAZy/jCteskYNWaCUXIyid+Qo76AOT7FLicwSfyk5jbgyyEUHe1cYuQT5qUXv5Pifr9722fU1",
-	"uhGrlG4xSnm28iBAfccNoeb978KbJRxlSx0nkHyKpMKLXCmmuVoRum79ei01k+6vMTg3TZ2LkUS//1CM",
-	"AhGCvDg/uM9RStkpsQKA9Q1rBXLKPliYjqMHTFXw8kN1Fxav432NY16C1epS7SFDqVrYThsfMFDGhZbZ",
-	"b2pFvr64cNrTEjZLUEYkDk9fnZxu2/9/YdfhxcnRyem2/f8XwUuU6Q/apF4A1n/owA61U9TAPP6M8/MH",
-	"crxNDevluqlv9ce39YzDhYIxEns/p3mlK2M1BSOvmLjxDj5z0ZOlsCIDL0I4soU0M1i9FHQJYoEmuGJU",
-	"gsxlusDgyBc73Du8uGQ/3GRJx05/cgAIcuVgrNc/4E0lAQt5VVPqspZRfavby3k1t9YT9WTrlw7r+Atc",
-	"0mBK48SAubzqGkNEHuNmjfzVnzs80SbNVeiFNmleGY1pU9RnBDf4NXLjqX04KPzmex/2cQOvoh92ZS2g",
-	"Qr7Cd3Arp8B3DafAGzJwRMPVUD5CLTxCLdzaCx6wqjtAwabM28w/vhEAw6Vpys6W8nMqbqh3wjB4jNM9",
-	"Rt59bS8sZ/gFZdXWMq9hwcH1N5OIRyWLMr2Qk5IKx1IToCu9P8HLv5jM0lJNyqpQkGNALhl7tXLZMVed",
-	"5aqGueMHFJMiPWDzz+uOBBMJH6/dIg4yEgsJV8LHq7CUMaLtM0Fot+1Vq5OtK7VGLo2Y6es+Gkme6rBW",
-	"ZbtiMJm6wWRuMJegiS6Lyfbwhhp6sqOiFkPqhsL4YByBpaWzzCqAY7G51XUDjsdXAHxd/djNSB4hhIcU",
-	"di+ypef2oerYho/4Hg+K79EUdhuKXCfXNgpOXqZW4/c1jSGCZV4TgJFQg+mAY2SRCCFwRvW27LF2sF0M",
-	"iQMoF6HZjo+2QA+3nSOHZRyEwB4eONl97EbgZJ4+mIM/KHpybQ423K2fOVZ7IzTsyUqaeA/3mTVmwd+c",
-	"VWYGMZXQgra3jeK8WfvXk+N/nh26DDby9yKOScgrEQU5VeThBzhJTp6Lm6Q3T9+ACR57O3UsfAe9te3N",
-	"eeDz9o9DX5eR+wL+uSzk5JIy8qyNa9WXS7WAOHSiFoWaQOholtqDuQQ2cUUWZj1TDiAew5E2rXnnJeMO",
-	"reT1gaIDFTAXtWQJSjgj2Cv4Tc/PXjCj9S9G/lPknppg+CvxmJUQmTfrXVsdNB/9cYh1HQQm2gsB4M1O",
-	"r8BN+c34nmNwui8YgROO2KW5HxyU3BlzUWXZ8t5AU0IT8pHV4+HYcr0H5fbicZvE2GbM6mBQ0I3rvY18",
-	"9/aYVi9Ia4YAJADZmT6eZfogiD7M650vyqWQRSGXbFbYnamVqVWr3XTagAKBZHJeeoy7r37qNkTWXOlq",
-	"F8I0PmjlL0304yG6Z32joUB6z8TKhg3O2At1pTK7BTc5ZIgd+Rn/yxRWtr0Ngeud7uG0DlQdjKaMZ+eZ",
-	"lxeFMrNWbsrACdOkvKbT6BHsQ6UIcubhcDtIn2tdZQmmRKCfHvSYqUzzftc9iNv8BU7ivaF/1acjANYM",
-	"r7d7u9HgI7/j6+zWTs/v4v7rOBwdZ3UDRitY5gBP2rcLR41Kejw6WPuRifBosoFaqKtUV/4M9dtut4jY",
-	"JW0PonXV2Xc9TRteUv4r628nmvLHm+m+S61vu7fvoO3cTIaF2+EGTllrQynj5XFwjkotMi3dKcrVJ7q2",
-	"Ik66ccMFdmaIvQ3oVlJsLVMeDrGxMqFKWhKPCl5vbQdyvOZSbAXLbByy+0cTaZ6vh0PJXH9PUsrj/d+T",
-	"1uh+vCZ/kxUscI5vLYG8JkzX3K2AOO1LmIaJCJzZcsS1EozpIMFzRYfR+CqIUppLdGVNZD5RmFOEvh6V",
-	"iPiAfxlHlLso4jCKY78MH47HgRfKQHUn5y7VXU2mXwPf1AuXFJMW5KFzDkRI4K0jgKYO2f3JqkNR5gIQ",
-	"R8OK+hogaMCoMsm0oYgj6hlYrqw+pZynQ0Uqw4E4pCTLiZ7PbUuQNpdpUz7CdrLU5217jw43ntD7Bu50",
-	"Df/hkDvtyGtBWFqyNdidkBq0IXBnmJfkaW3BeW6i0LsVgmOUyh4iD2vIEQUPsUZpTUTQ1K/XnUWrJWDN",
-	"srMorEuD3Ec82TEUimChGhUrmIWaBPT0M31tajX0GMT2pdIsRXu+/CQoKbfba9lCatFVUmbn72sE1eBD",
-	"a0urwpX8gyGT1oZ+k2/YBYw2PCLEgCZ68tzorCoV4V3AdWEvRl0QFsGlojv8Iv2EmSEGuTEXqmiEk6yA",
-	"hkCPC2sZldvW+HEMX/k/Y4Yqh9wgMwZDaNRiI4oGRJzhtHRsXz8Zd9y7kGp74ybmz9kNQImM4AzvRNp1",
-	"/WvM8x9rf4er5Pa2/2Xr7t6mmOZG0Y44S+dpGXNB2UTlJcdEQSNLFVifWIG1O+xHnLFFGi1kkM905oCf",
-	"E5WVEjzMru6AoqL6ShWwfyc6yxRWqkFWzJXMwE2EMRL+empQ9OOgRuLnX2IMdsJvTdBKTGgCiNNkv4C6",
-	"JAGlnJzun745OX1zcDLgzwXALFwCgQocGO1qLmDL+/qj/thNhosjx0dnx69ffjx+uf9iUKhSprldGPMj",
-	"dj8WiVyadsxBNyh69tbxm7d2zR4YEGqlk10c8auL6dT0xkZ6rP1d6wcLEhpmbmNsfOgLSkFvPfGvdIEn",
-	"FTMT/JkEIAT7h4UqUp2I3jzNq1KZvigCIWHbtoo9lQvYKwafoyLDas7mD684SQFTyvmCCkPSgHcnxs/F",
-	"1IwRSXqVJpSYyX/rDZ19Q832B+LvupwJfxTgOIacn8P+WJiFnMBJBYpFjOfa59JprpkRSDpIUhr5NL1S",
-	"uSiv7R1N40Q2Rhe8zSBrx4i94bCeIeFmcx3QqFupY7tQN1RPHOj5XD41yj5U1hbMqhZdpQ+mfqd3ERN7",
-	"+AAru94cvj6JuMqAtIgbwQSimzqMkwrmMy0xXRWSXAtXyOU+VUXXaKiJDYeyEz2Pdp7DvJb2hG6Ntv7v",
-	"n3ee/vDLz8OnP/zyp14U/ND/0/+29ZUBEmqr3xkFt3NnIrvGROlZO6fgPDpf0tw+RiEeTPrCMtwse5cm",
-	"09ONlKwszSnE7fKpKWvEk7bq6RRSuGvaFdgE4E+DevJ0bk1t0ti8UmZN6Mt0EfepXj8G+UXFygSfpy+o",
-	"FwBjwsoaJa0w3YG1sBeQS0pEbaAO4nsTPaeCLSRLxmR3kObPh8MhPhW5AsM98S79e39MOeUa/uZKDJQs",
-	"shRh/0yA6eDKwTI9xYLUONNTA9OdDDINABA+dpmkBaCT+9ksdAnSx75rmNghnHZSEYmd+u3716/fHL62",
-	"Lb9KM3WS/pcCqAh5rq+UGIoetwe1CnZkMl/acUUr7x7AjNc7AGoiJehxB+x4gi0hy1pLb9WVIq8H9AH4",
-	"ppEKLrN/Mq4I48Iem4HYh3bswwA4UEvwdC5tWhk3+/ZC+4TnKPB7k0eVV6PvIHx8ChTcmNKq5boqJorq",
-	"9X2dh70McVxQFRJPdKHigXhFm2yi5+dprkbu/UjEGY64B9MLP/jR9+2+tgZ3DEWQusCMSirHB6zjWPSo",
-	"+tXOBbemq9JBLdlLOxLS2TlAB2APC5ZZXIjCKv8Rny4gCkRVxpc8AGsWvIi9wcRO7oG1U/aGw5g47rD6",
-	"Gl256IAl5AgszJS5zpdzLhEFd4Ld7ThtOMHoK7NLVhlFdM2JAjExajp3xVSV9vPPYjuEicwyVTQRKOwz",
-	"0McdOD9UNdriU273FLzV05eov3+pnXJzzPXkMl1srWoV7xFXi08LF/fUtrmds35EDvRCxc4FXtuXnSoT",
-	"7MQOdCWqxbylKtToNMiO1NDmtpvY7u2u/sBTW5u6zd+SyNigG3i/iOAcEbZVOrcn8l//+te/nr579/TF",
-	"C/Hjj6N370YnJ4SnmWtxQXUrUCOEhePP7L//LJJ0mpYGAttnpweiyjMrQxCOg4qQcqEvLiBfu7LqnxHx",
-	"/zHcHQ2HSE95/OpAPHv27AfRi3eHu3tPh8+fDndOd4ajneejvd3/K+4ExYKj07FuviWxMxwN7f8Gw+Fw",
-	"6/aLR7NG9U1uwlwkn0TDBYuGrt6CqNigtztre/uQGqrdSl3EV6iCWA2CJdWjJd+pS57WRI/VENdFbBi3",
-	"eb0KKc0l4YGkOjdfpCPWAQtR78MTipcOwfwpQibuBrtbheCDGDLj761YxpTLPLQXNAwkRRddUWEslOqr",
-	"HahYvKiKqYrJeffn4VCYqM3lt4FzLxLYmDAw77FIZJot7TzBKbMii2ApcsZlYmjnSJy+efcS4Cne7R+e",
-	"BVjP/TEFzRuYjn7NSZWy+qfVuJCABIPh8SJNQCPKU4yYu3g+uhRPDn58+eLs7cvjwVx++sgo18lH+9xH",
-	"OVUfE7k06FpE/bsxQMLVxpRar3p31Fie2q/f+lK3bx3KufqfIOI2uNztC9aE2vyNW+oNDykXbedvFoyw",
-	"jo9C8YYEdNpuLA1x+zWE4TaSiW9kVocxCycewTvpUMaaBrVL2wA0K2f+5oldSqj+8ijyYDug+eYeXCxA",
-	"ehamHJGtDTLub3xUY2ZfYWfrE1PrJj/n+9uhdMMsPB7Qux3QU/BQ2JkM9gfDHtklfjyyN9eMrJ3AG4/z",
-	"503Ju+pKzi0ovAhR/vZn5KE5VaBja+DPHz24951HvvGO3Mb0yc60TV8zTXiT7B4DPVmVxjFZKFHqMPES",
-	"QMVi9SktDzTAAXIepk/YZP4JyvkkCPOc0wvxxnH+OCOkuXTJlQvoAcaqqoX95c6Q1d2xT3gq5SVYr/kU",
-	"S7xdiqjvhcyX13LZfs7GrJa3ZE8RPpIshcopYpeWRmUX3kp22anoWgKAE5UA4Bi0/0MLthi88F0fZbfG",
-	"N1Ma8JOPlVPfkpwAVkHIWvL0WulQyMnlRoonPKkShhYgZ5A9YQWCF16rQqGayM+2mt9gLGtKUsZfkuVN",
-	"KWiYyGyPfN40um2z60HvTwkB4SX0ciPoexoQO1ohFa0TaM/+sdtzyqh1X+I9bXTjMs2Trl7Aoxs7TGtT",
-	"cmr7ckMXeKXTvOZ67vRKuiL1L/YnP6gYo+Gv05cbuBmPGvJ6DbkVbCSQMvu1v6+Im65aamh2+zP8h34F",
-	"TW9/hv941JdW9eWdLAgcDp4O8U56oL3E/jen6VxBmo7VQ2Yp4ZoKnTmAdmmMnqREWmFlEUVRZS72T05f",
-	"HNUZEaEyilq3tz8go3olwcGg4cSl/ohBYbVnVISej0gboWo43+tRuxrhHqgd9K27Vgy2AIFB7yc6UZFY",
-	"qMLa9k9Vbn9ORC+W2+cQFwTOOsh//993X51jMKNVSIIsWUigmgrFK6zz2gyYufzEwmT3+fNbi9tTgp+i",
-	"fM3cS/t6b/yuW9ub28ree0R8wYPGc0obH9OZQpguqpjnfXRvxYD4vTTEFnrU/r5p3TwtA4BTtgjpjWR0",
-	"tUgorbJVzr5SqKs5wHXTQP17YpgnASw8zqkMKR3RV4/RjFXseYIUJCdmTxcEf9l3iJlWQAc0C60ECziM",
-	"eIUd4Y7ECKY/bkLDy5w+5m8PSNBk/Fxx9I/XZ0chGORCFTzaSJwdvfyPA4YGVZjhEsDwYwqFnTGwhyXl",
-	"xvBU9BqQi/riAhkHEG+bnrZGcqaIz9JKZ/DYRsLI1NFWZHra52j2ehxSId3ncXJSA2kY6CVosgOMcJoD",
-	"3H5a/xamAGo2CmEzz47ET/vHh28OX5P3+cNWwo1bY8DK43gg9ikJqw78OZefzmgj4BoZAlm3S7C7J2a6",
-	"Il840Cj4aOLe7g/9LwJEBeTTyOURhEjK0TcBRG2jkIg25JAgZNP+WmhT3MAEbUoZQQ9AHbOq+eCKBmCp",
-	"a429feBLmWtAqHdQpqtHKtoQjXccdL2+fYGtFwosDLOfdBqUtbNSs6Eojr01gqJCp9eca50pmT+w1YSH",
-	"5gT3bdf9j/OPW3wmzW8FMPx3DMuNywY5ratgqcHt785MeO8bVWxYJGgfBRGCAjlNMMfQ/tru6xgu7XNd",
-	"zvpME6l8Dq7O1WjFtQNZf861EzaVGpeYAbUMUOUujYKKWPtYUOxQ5em/K1V/biCOpDHXgAwJmaRwn6JW",
-	"Yi/nQ10KSblbdBnFiSzl06tUXccgeURvb/isz2CbwHpiXKLhrQrWO5ISzuzoN3JW2e7BoCmomwL7cmhi",
-	"7bYLGjC5/Nl37AdpXv55Dx006byahxYU1SqsTRlr9AXyanrNBJqGDYjj10VX3hgt/VaHyffnvW/pTrJL",
-	"tc6VBBv50YG03oFU0X5ncYT7H1COWiNTyvO1ZA5U1m0/jzNxrjKdT+FSBwYswrZopAbbqyrX8C6oIP2B",
-	"+Im8O+Ls5Pjgx5pzp0PreH+d214/EHwQtY7i/IERhI7dpLIV8yCYsX7tIFyEFFzfu6rwW+Snxsrepa6Q",
-	"v8rNe8t5q9392/aq2ygUdJFeKUzF5/x/uOXhlmy/4I7tww8JGGE/sE4sY2//UKS6NOXr1/yz/f+PafLr",
-	"9oK0pO78ACuFJfDJ8rOUVA9uIC6vmlRFoXLQdsakKlkzGG07o7ESB3kMXTPEzFKoRSYnCjwg14W2Chw1",
-	"5p6EWPoO1ZtAwSowbBKtZKanac53wyRLwRVN/OK9t+9fv3oL0Uf+VabBCU9FMVT/Ylt1Zvfe7g+gZwI9",
-	"aWANwodiMItd16DU/y+74nwJBY2NmTovlHRzFPOvYwd4DozhWToB54L6dyUze4tR5YGrOnvWVosLl2Ca",
-	"uE6rT3JSZkucmY55tIopoHlQ7gTkL2QZgDODB6FUWUbFZGliEJPPrguX28w0EcDxrTqvDKCqQ3vQJYTj",
-	"A9Ankg3iJbwBniKAezK1izyMs2xyE+Mlwur9rSMe9kS4JIoHgACkfqFAfmgYQF5YRIxSeetlDvsYpnr3",
-	"3u51t6V+Q9f6raMAD8kAdqr1O5kvaRrMN7o81KQq0nK5Nfr5lxZtQsKusTLKH7bOi8XfKZmearxKWm+U",
-	"Y3WlL10gwEHFeXmAIYNVJaNF/HVhx0MPbBdPSOLcTUzcU9yuIQHxSHLllZ2y+zid+11yFipVIZPtMR3z",
-	"/rSul3mycrXhuWk7LPUz93kLdv8+QNn9/Ivda8Da1uoI8uy24Go2ruJpoYtyK9qqimxrtDUry8VoezvT",
-	"E5nNtClHfx3+dQd2MfWlNcQP121ZAHkt0+WfL1fK+M+XItjsAM5B3pt928JWG1hGCydxqkyAmgmgWpFA",
-	"sLyEP1snM8Y/FlznjjydyoQs7ABtl1tFSF+wGz7oYK0jLR196WvO9IWrgArIf4MehymfwScwy6498YAb",
-	"tMKU/23Gvo49+LXo1Tl1+o4JgAiCa7XqwfdPuN2WPrxNr1QOlVoODhRZjaDtsBGs22tbSUCIMyEwXEQT",
-	"wlA40KQsaxMfIEqsNvr3FeIjBwtHsTQ8aKlVrY3yOyedK2EWsr4HAc+x5StHVQEFL+00S7C3HKSXLKWj",
-	"jmCiiHNVXlvdCjGn50rmyP2YIE7uHOyNHKrnfZDYEUk6JNqgqx5hd7W3JwFpWrSWh5u/RS5q9PwDTXmD",
-	"Fi5cDkdXtvLhw/BT0Fo+8fQwtY7QB0aisPtNqCuZVaB26rzOsIw1RkvE8WWQWs+2bs9prjKarURl6ZUq",
-	"AmbsskinhJtD/Q87adoFDsARuMStRDjVwER+9pygWZ1PjgcQEIE4V7PUHr0G9mQoWuwnWzqDcBDBXPK4",
-	"KQF2kS6Uq/fH9jEBtmj/EsFLtHzppxr3KeMoRr76FbZmXpIADU8Y/gb3fPM0+UyRdrG2ysIaNangTeRC",
-	"8I5HTWbhqDwT5arYsgZ35O7WECaCXDuuFbxiW0SMnFxWC7eNfe1q7YahliMxUQVtMLd7XC4z7+oxA0g7",
-	"/rJCWWWQj6iVqroIRTN2YuvXX379XwEAAP//",
+	"7L3rchtJki74KmF5ZkxgnwQE8CKpSGs7xiIpFaclioeXquku6igDyACQw0QEOiOSEFots/m1Zvt3bV9h",
+	"z+99hn2UeZK1cI+IjLzhQlFV1TPVZm0sITPj6uHu4ZfPPwcjMZsLzriSweHnYE4zOmOKZfCvYymZOhEx",
+	"0/+ImRxlyVwlggeHwc2UEaofk5GIWUjmLBsxrrqM63/HpBPR58OIJJJIxhWhkkT0n3dfD6OdHjlWZCak",
+	"IrsHB2Q0pRkd6Q5DoqaMpMksUYQ9sGxJEj5hUpE5VVNC5/M0YZIoIUiHcjJVav5RilxNScb+muv3piKN",
+	"Ez4hlKSCT1gGI9Mj2O/3Cacz/Ux3wVI2Y1zthEQK05NUImOxnRDlZMj0FywmU5axHrliVDct7YuLRA+p",
+	"1M9wSSgnIo1ZRiZUsQVdEprpCUnFYv1Y/xesqCSUxyRjM/GAT+Z5NmHHaeq60c/1UOEBUVTe94IwYJ/o",
+	"bJ6y4DCQCc+lSOIgDBK9G3qJgjDQQw4OAz2eIAz0uiQZi4NDleUsDORoymZUb+WMfnrL+ERNg8Pdg4Mw",
+	"mCXc/nsQBmo5hz5UlvBJ8OVLGHxPR/f5/DxuJoMhPH0mSRL3mgeEb3yE8baPaiyyGVXBYZBw9WI/gGEl",
+	"s3zmDyrhik1YBqM6oYpNRLa8gE6aRjYyb5B7tiwvYMak+kjnSfN44c9TLuDJlHLO0vaRxixNgBJH+OYz",
+	"CfRXO1cVMpjJFgrAVj5uM5FBv79+Iq+TVLGsfR5jeE4SLhXlI7bhNEY0ZYPmmWCDTz+RH0SOPK48hyum",
+	"8ozD2cvsYRRj5ExUKnJBpvrDHjn7NErzmEkSSTYSPJZRSKJZwnPF4D+Bj0VwkCN5n8wj0tnv93fcAflr",
+	"zrJlMU1oNShNaDXxnys2a9+GRLEZrDxwqgQnZE9DefE1I70UmWpeft3Q6nVfs85v9TrUB/mOftKzIzyf",
+	"DVmml5hxlSGDJxlsQttSwcqWlipmY5qnKjjc1RuPLQMZGEJYtY7vcMseQwlmt1toAXb0EZRgWt2GFi5E",
+	"pqbtxAB0IMaEEq5fJJJlD8mIEZGZH7R82UqClwhIie4oFXmLLIIenv74XgiVjJMR1dNcMXPvrS15knhg",
+	"2ZRR1TarouGnn9xlmk+SFdOaw3M3oUMgSrursNtjkRFKUD1y24yfoZrVzKfNd/iwpnGw5rXAZjdYhXWz",
+	"zthDIvKGo3g9TcZKwrhVAjyNx2JBEq4EaklUKlwE84TxWL+eSDKjfElynmidayJCYlih/kUfiSbmrRfM",
+	"nV7B4egspsloqo+CnR6cYSLUlGWLRLKdnmvqj3v9u7zf330xN/P542C3H5FJ8sAk2esT85puNaaKksVU",
+	"SEY4W2gVVjPBpe5nsOu9mcY98lOipiJXJLLNRqQjMlRE+zuE2qlPqSRckHw+ZxkZipzHoOZmhQJLZ3MW",
+	"E5kmk6lKl4ROGY0tZzOK6zNJRqkY3YMCm3DgbnEbw7IDauZY/UaOZRTdP7FlfbePtbZmB2TH/Yz8y/X7",
+	"CyKG/8ZGahtd2DTwVZR5PZqyOE9ZmwIszXOjABdD2x28fMGGL151X+7197qDAXvZfTUav+zSF/3+Cxrv",
+	"xUPabx62bXJjnTnP4c2GwSMVPUbAGQL0BZyn4TxWwJlWtxFw18jb2jmiz/weL8naeZxp/+lZ/TVTxzKJ",
+	"2XnTDp0hN0BmIZnqUv2q260jkrE5o8rwQHNxBx4u9bWWpj1yPIQpzxjl0tx1BWelaf882A0Hex/0L/MU",
+	"7vo4qaa9AxorZqu1Q7n11Q10tHP81Chp5hWaZXSpX5BqCTui29X/vr5P5vX1uWhSHjUFhrAIczrRV35g",
+	"kYZIW2lSt9+oUvoaZDMvu6Hyvo0zaM2qxhVejF/SXfpi0H0V94fd/dGLve538XesezCMX9KX413WH7Vc",
+	"hr6aGeix6lP0P2H6tSG/5+kSxixx1UCE6r7b1s2ch2IIxSzBdBGsPwF6SNeKqg3GBMI7ARmmWEhmVGku",
+	"SUZUsm7CJeMyUckDS5ekE42EHodikXlNkujE/rRzRCh5oGnOiJpSpRkDF7hX0LSxGbUSi36nZda228bV",
+	"v5Usa6OUXGp1rEwpu41EoN9cJxZW8tMv+ks5F1zived7Gr9Bua//NRJcMQ5XNrC5oZL7/N+kHqo31c/B",
+	"jElJJ7DXdHRPJ5ozzYVMlMiWJGPjXLL40MgX93vCY/YJV1wRmUw4WsAoUVkOhrJ7hhzAzeWfMjYODoP/",
+	"9rywVD7Hp/L5WZYJM6UGNbk+qjFNUhZrDW9BpR3jkR7LFFgFlWCAmbC4R3QTZopwBiQRQIooL6XgIeGa",
+	"o8IvnKmFyO6fSSIWnDA9LNIB4poI5EuVdUjFZOeQRKp5nIkkOc8YHU3pMGVayLa8qPXhmIhcrXjHTNOM",
+	"AG2lcLw1IeeSXGg9NyPRil2MyFikqViYzeIk52bvREZybvdO/0ZVnrFQv8M+zUFVxi3vRI2UoPVV82K0",
+	"Q+D6kYk0HdLRfdsniTRmVjWlHDR0OhqxOVhZ2VhkTMt1sFrGVzjdx9I1sCRPtKJxepZLRYZMT9EcKjJk",
+	"asEYJwPQgkCoPRER2w2Du0yqOTwuesIfaJrER7CrZTLVv4jxmHGwho8TlsahNwmRkSxPGS5RLr/60I/k",
+	"gzHEJ5IMme4TrpVpyuInWgQJliyR3esuaKoVoCXJcs4TPgkN0Wi+jftjlNhzHARe/p0lGO5wVMsNrT5p",
+	"/SqlcNn9EgYngo/TZPRocjn2TSvuUoB+BK1buqGzT4lU8okpZGRG72Q3I6M8y7T6h1KtE+c4Easn2+HE",
+	"bJ4x/bu+K5oZuNUFsaiZtfllxy6VykT6P3OWs9d5mj52yWx3d8E8HQ3uAuAHgxd6Mrp9OzlJFjRRCZ8c",
+	"Er1ldEITjhv3VBRmxmGXRA9Dr2CcyDnoD9kzSaK/6umiNhO1DrEsTkD9Nuw/ZrqPHrkCuqNjZYTHJHlg",
+	"3DOF2ntXEAb6cm6ccfBV91h/1WAiMbYCbBTNFT6/n9GlZll4/9GrV1I0Bo/XJb6EwWuRDZM4ZvyxRAAq",
+	"Ho1nCQc1SMJo5yzT3A41PjFnGTT0RNs90twpA26SqynjCo5FTIa5IomSWgQxEmvJrSmfatGHA9EfwgE4",
+	"54plnKbYzSMnbhsB8mOZ1Rscz4/J/ngw2h2+ZN/RfrzPDg52nmABjgncbawtzNh8jgyJKpqk0hh+nGFR",
+	"yz4xITmPDclaBfKZLCRUDAtzIdRrkfP4sWtyIQpmjazT+OqeaOtpHGdMSmxX5NnI22jgyzCLS7pMBY1v",
+	"hHhL9T3mkZMx+gcZCuD6I8ZiSQb9/VcHL1+Q4VKxpxYC5Y7Iu+R7mI4xoNxy+kCTVOuUj2bYSmRa6oOG",
+	"6lo78ikJ5GoC+jIcJrHg4Tdi27bHEeVwn9CkanxdaUq4WJAhG9FcMhhI89i1ns7AFjuk0pF7IkmsVXnQ",
+	"b50mHlqhAJrIOE9T/YK+VYBkJBf1i4RVM5AzRx4XjwoD2xUbCQx5AI4kZlQlIyL4iLlBUy4XmjfCIh6R",
+	"ue5mxihfTJO0eLrb7xuDx5TRVIupDC23XyNIqJmCZssyH2niKomPg68SHzdCvKN8aY6KfLTyNRqJXEs3",
+	"kCOJJKkY3bMYLEHIutMEpB+efzNBtKDp1/BmmIpJwqXds4STF84O/1SipzyMYqAid6ortXPZYIzr1Qjy",
+	"Xk1Z5hgfMneQa+MxG6nH0UfOVZLiYM1MNHW4U16ijxf9ryKQW66FtMiSv7FHS5VbqQXtDDTzOZVyIbKY",
+	"xAKWAQxET7C7JxmLtSpBU6m7UeKecVjrWSKlPq7FtQ2Y8i2X+XwuMsXidyxO6A1M/nHz8y4BCjTO5Vwr",
+	"1f73n2bpXeAsL7bnI60TxqTW0dOLpWeyPDo9EpYAaYJvh4sMLvOKwrpJ/LVDwYIdEsU+qefzlCYcrLsz",
+	"a93X9xE3WIxaG42YlO+YmooGY9sPoMoZg5umWa3YaI4aUb6MSMdRh8jIiGXGz8t2QhLNF3HpBZ4u9c/6",
+	"rYh0vJfdozSmc/+T0ZTBWR+iHent6fEliZOMjcC8IcaF6hPpZ9GR5rdToxVrUhplyArQ6p9kZJxkUiFL",
+	"CG3YWJKhAos2G2l+KvqZZCKfS92Glmv4MbpCuD6HPweUL4MwmC/iIAz0tIIw0DMJPvhmbHypYuUMg2PN",
+	"f/Vxu53HVAGZ0jhO9OrT9DLTmrxKmAwOxzSVrHaGQGiCwYzCtI/0MFNGpQLiAGtGj9zQexvNh/we55uJ",
+	"GfwWwY+RMao6Y+4s4f4ABmEw9/75OaBAOB9njnJW0X2JyqrE75uEL5LJVBE5TcbK3GNE1rRwGaMmYKv0",
+	"+SVV5P2qzwR6CZsDINgCl6YzwIUKyS6sSkj2yEPCFiHZB9Wni/84sLdaMJGjBmO96XhknukrrZSJ4LLE",
+	"4/e8yJuDtVE35id05zZQzU+JmqKl/HG04w443iCGSxIZs3nURFBkyGQSM0kS9US0tfs7bf0qtBU690i7",
+	"l0UJ03vV2bKGaAsV5mfXy4cmWsao6RxFeIUMNo2obo1xqG3SyPbU5hwd5uMxy+DCi47jsu1nt7/ex+lP",
+	"vZiC7bt1EW6SGZNzyuvrgPEu686BCROBZhSdgQlApPGjvqzMwjQT2pGsnQM441s29OPoSXf0V18cb1Lh",
+	"ZiuVx4lyK1R14DIT12RvN/plojKapHpNyutpDFDtrB+vD+UuXmeMdcFa6EUJEXxn6ML+HxhXR9YSymZz",
+	"VY6E/RxY5asSH67YrBwny9niR5rmegle9V/t4hp5vwyCJhEHMRmJWq5l/np5ru3L+kOwUm32Gb6qu3eb",
+	"u+a7dioomnBj8GYRuq1aTRAnoLFuKcqPuX8j6cZsnHCt9QLlADGVLU6QVGHjA2HMvwJlRZ+/RGBu4IKD",
+	"lR+XMiTGlyDnbOSiRp9JtNWhyy5RFVIsbnaX+WxO9shc37HzjBE6FGDjypicijReS2qV6/vtycnZ9XVI",
+	"Xh+fv729OgvJT8dXF+cXb/R15/zi9furd8c35+8vIFKS8iUEVxzZtBeMKtQ/9cgxX6Kti6XSj5goWNyC",
+	"ZhxD72oc7hEkXSHORxHk20SqpoDDOZ1ghLSjr4TJ0AZlwhWrTk/wcikKau1ckEN+qcc7KaFoerJOkNso",
+	"JzBYWOLDYF0ZEjrKhJSEpinMR1Y9PFuIeG84oZln+5qKSbM+o88wrKexskOWlL6hLiDmBrySWvsbi6y+",
+	"uFagbsHxWpXkE8HHySTPjCcYVL/G+Bx/CYzw8xtdtwSyRQOoLoKsTzctFnFzarIrX6OnylRs463jN8Im",
+	"WTMD91bj+K89nrP5HOxXb9kDSzeZietm3WyWbZGi+BSOO/clSkhouqBL6XE5zQRdqJRvIDFsNAgDw0eD",
+	"MDCMNAgDj4+WTSb+gybTSX1FVpwqOxF9pBIlMTimvjXwc6sgIH0nCsigEAa7oS8MyH6Jl+w3Xbvs5XIL",
+	"zaayuThQ01L77jrJ0bC3HqOpbe/hHe+S6PL26s1ZhJH38zyDANF5JvR1m3TAGoYpl1nOd+CDt+/fvLmI",
+	"SCom/rvw6Prm6t1FRKTKGCaXlh7++fLqTUTkUio2w0bNR8dXN+53qWim8jk8eX198/6yeDLNVSwWHB6d",
+	"vL84+QEiDmqMzD4/Pq0+t0oOdnvyg27BBaWY63eHcXCBaRqKEwn/beP9d+yHumn3YbnVqx9hkjZmhE0S",
+	"qeCq2YGZuUaufry9KN7LeflNMZ97b75+W7yJHg94cvHDyft3kU1lMVtmwy3NG6c/Xdg39J0l4bgSnrPP",
+	"vHj849umF8uv3V6e/etJRHKwSJW7+v5P8AjzWt0j0rFHaTFlXIs4HP+RdasfkiiJo5BEMvkbw0QTDCXU",
+	"v9nbeYQrcXHz+hQG6aUwxUx3E9vnemNKz2kcF0+vLypPJePKPjypNj1KGc28j29qH4Nb1CdY/dppy2s+",
+	"9V7+6c35ReQiExMvLss+v70snuN6x/bR1bviERwjfHJ6fanHWMTnlIamn56Wn/ojOru+1oeQffLCLxLw",
+	"tRZNnF1f31w2veM3dHt9pTcBzErF4t9eX+nDBr8aL7D9XW8p/O5v5fH1zellZEwFKqMjMEDCrcKLzbLs",
+	"SJ8P3xNoSPrq7F+aSNoGf7oUD31BmQiBkYOYoq67xdSCTkGomg2XyJIksQzLBKspypDryc3bn66KoKhF",
+	"lii4pYh8Mq1EUvm9YCCObs0btP6n7R7CtKXpLk+Vyc+CSJnoiJQOnJ2rcclbnvL9n640qegrvchMJqQ5",
+	"ucY/xeJqAANQgvRHigfX+F+OVcOJ1f2cNPdjOURoHDdIaZ7v1jrKCg4CTnyz2BV+4lZcywu74i5E6ilW",
+	"3TWm/1FgQjx+GzzdCURwEAYgWYMwADGq/2qJCf8+vrrRmpWWh0EYgPDDv8en+rkWZfgX/62FEP69vcC/",
+	"r98GYQACA/6e/nQBf49/1L8DWw/CAHi4/l0zWvwL7QHrxL8n5vfrG/NXPwd2hn9vL/Hvle4HOJL5q98D",
+	"JoN/b/R7wCvwL4wfuEEQBnD6cT3MuK/O/kXPV58o/AvrAGRs/p6U9Uq7RHWN0gq0S+Sgsm7ATBN+33Dp",
+	"NDnDkA0mJkU6nheLrVhGR0BxnejN2Q15zuIJe2549fNUTJ5/1vT0pZpmtftiMNjd6w72u3uDbv+gO+g6",
+	"udtLRbO9AJmvbB4o5EdZsaJVGMurzVjKV+GfS9m7+o7nzoheVXd3qQ1i5dXEjTDEFW1UYN1uQMrsP+pm",
+	"zIvRb7AXJlm5ZStc8PhXLL0dz4qVRwCTSvQEuqeD3f7uvp55f0AG/cPBweH+bm+wuxeEQRKD78myeWer",
+	"1NpbcLj/anewFwaYRAGH8N3l27Obs1NYo7Lp0VhAN7TDYs9roFaOIDEQQnkgCyVjmunq5a0l49Vva8WU",
+	"qr38NGUQkpEgng5aLmseJNKJvj8++dPtZc/cFq6clmBF1YJKMqMxA3ozIxgKkTLKzQhMPEu1/6WvOEPK",
+	"jVZZIi1izk6jXiN7gA2pNvX9UjGX0moE8ThJ2RHpm/ClBPIqrHDecO3shq/eTqS4a3y3dtWNNdsxWWT4",
+	"ipmEtzXtdHwqOKvQsiHVwmyMb5I9q2jWiRJpbIMJu0Y/r7GZwbTs2+3Dt1bY8nBwg+TG5iNzpNcxB9ts",
+	"+3Cu8abasKD7DQu6T8zNNvCO/tXtBZh+vsUaPx3BOUpbv0XXrsvykYrMTCOT6KMP+BGJHOuLSCy4vkaI",
+	"BU8FjTFmFjVi/d87R+4gE8Zjh6RlUuaOSHR+cXN2dXV7CY2VXDxoJiAY72oYjMlJ8U1zdi9CjyGjmQ7+",
+	"w2vfm3+x2P78W1y+LRa1G1TrVS6fSZvzNiBmOCHZJW48IdkjOKCQ7BNvRD6v3NK2tnr715nW/K9XHc+C",
+	"LrY4o/5ibnZcTTdNIz1xPto2N97qIaEz4FyxWdAYsQjzwrubdQeH5J4tMYrI4SpV3HVeFklipZpJIA/E",
+	"HMcY1Jycl+fkhKYpOS5/jRppSg2wWVB7jC1KvV4zymOqVUD3M031uoksZllwGBwUBKUPiM2iCYMH4652",
+	"H30JCxd3afzg0K6OXb8GQXqQeUl+uLm51DdRzkAHlaRhGvCO8aDb4e3W6b0YGnrSv6wggpNpksYZ482H",
+	"8Z4tKzv5TJKR+SQkEuJfG1xPXqOepuqnE+pvTEgnSGwXK2BuAV+hzLreP2ww7+N42xg5f108TDCDnUCV",
+	"oqMpocUybbw883w2L017K4g8eGwhIZ5khVzUQdXX6yJslTDRtERkZMYyME0q0SN6HARCDhIk5hldaiUR",
+	"3EERTDDCWG5jnopIZyi0GMu8VGTKY/3RMOFaj6WIr5RwAm+iu3ynR95zzJROpNLy9J4tIa4OuRC0F8cs",
+	"Dos38Mk9Y3MT1mtzPBHPAKWjCfh1U4CMFzSrhsZfpFvhQtnsVEWrwTCV857P5iDd0MirFKioYXDPloD1",
+	"AEEi5uB+hrOcPdC0zEgG/QY2kqaYMIwf6AUq8GGakAuqMR0ln2/1KmGMbW7LrYOkcg1tnV2NSkscrdrf",
+	"WzpkKVxWzGtHxEzexaTWcCj9nld06GI3G5yzKRioVfIAESa4nmJMIm+s0RGZJA/6AVAf6FxxAnc6SznS",
+	"C+EojyIMPnUnomvQJ06LVo/ThEJWjDvzXyeQTx291kVz7Uw2i+QaP7hnLX7gnCd/zZkPNWWp5IgM9HZV",
+	"wWm5cKbW8s+KDFPK70kH7qqLaaL0RtARc6e8tOPmrGzJHt3R+lWXGFPlWikOWeNOw0ZUWLjelfXcuw1t",
+	"C2OR3KFGIzqtMvOmALDfMrNopJJam4+g580afiICW6VU1+kpxAQU4EeJkmVZVpFH30amFNrmoN+kazYQ",
+	"brk/28Aqcm6+URWq18b3KdvgdT6b0Q1uU14Xq8Z3STPWFHmGIDqwIyU1+ohEPE/TyMBFZkI0hMfNXaM0",
+	"Td+Pg8Oft5zbhzDQvWCyMsZmrt4c0+OqmdrGV+mFFbRcgO3+Zszk6uz6hhxfnj81/4B8mraGv5qJeDee",
+	"1RbB+nlZtTsQQr1SkaivUdkBwRZWmxHj4iovOFt5mT9CNoQadCIJJdgB6UiWJTRN/sZijP9Fgof/1F/v",
+	"VM0AYCncf2WtuYfBQd9iAdWTz+rrULDRJgItRffo7nvkDJLGqVJZMswVA/yKyJgHIn8qockLRmh5Y4eX",
+	"JWzPKn0bFtuMVo4IEnU+ba0Fqzeq1ib7pNppeSNbw5OeHt9UUWs4NWpaG6Q1PkeOaegINquyTE1NF9ac",
+	"Wut3gWaBdwH6V/TRRHLVd1PQQf2UBmMK1V8EYQCGgLLD2DxpGIBJs6ovWAa1GKhBAcPOEVQ6n7EsGTVM",
+	"8sXBwd5B0HzZb+7mekbTdOt+GgnOGcmaL01e89IEC0aehSyqd9NubNvU1OPsXtUhmUsVgcehDyzmMSBa",
+	"nOaKCxfMUUor5cFh8L9+7ne/+/Df/6klDTDWt5TNycsAawxtxGBcii45vjzfjN7wp7BtgTbVLiFDHpXV",
+	"JG4M8T0RHCUHEQ8sQ4DmQhCURDKC2ViopESiPAB8sJQ9UF6BGcZIyR+UmpM//pHc4ZTugpW6dAP6g6/h",
+	"uojjQuA40SLB/UoqAigswAvwJb2j4NsEVNs//OEPf4h2jpAT4FZaLCoAv1Wb8OqKCC8ru/DuSp236a7Z",
+	"JkSseQq1y5p8gxwUe68zEVJHcFFA4jRBWhaqC4XS14iy0JDDkI2ERdKDMdK0SdYN+k8u6Ta4ujyNiDu3",
+	"16mnlXC/tEj7xhJs70W//48uwH5l6TT4rUqnfzhZtDWfXs2fLdxMs7nmmQSUFssR4wzqF8BkTaw5pgwA",
+	"ZyGRFk6RpUaMKS4JriMSWcnlXmuQXf5+2WCh0DPWjFMBJTmcabrs1NQ9BWFwfvmwj39eBGFwe/XW99eV",
+	"9JKi5Ro14EL9uNos1py8Ci4cpFC8MDZc3WpSaoXS0KYsbHU7tanKq6lopWBXmUhPi4DhxuCxjOF8fWhM",
+	"wEA+JJHxjkZoRkbMWBuqiaHHOyGJIAzevGPiOyrvYl04KPUGIfPmW4hIHmaCxiMqdQuId9/cBsQmKkFi",
+	"QRJVAr+xPtwQ0+CDMHBtNrINszDvbci0hzm8kmhq9iR/XdfwoOpOeEEi7dimmjr0jI6KKiY5T5mUxE2w",
+	"xr3ThENlrjXuiQKfs5R5ecVwAdd8XS46+EgDtF4SPK01s9Clwz4GJ8Z//B//V6OFGcAstADsr7UD+7vl",
+	"z37FwbmCuPkWAIn6xr3Wu8UNgXvdIQIh/rzIEqXQR19bU2ZxSavwbcoKUbgR+GlWpAP6tiMGCL48Korc",
+	"FMCK+n2501sRqV2pBZCO1l80vNiJ1WvYEDedFQ82M6SX9mSdGd22vmJkPzZz72NbZkBgRoxeMsGZMYe7",
+	"uMBY5MPUux+jrS74En6uR87W9LgPxSh+0n38p+I/hnI28Y5+I+ZxShWdi4Sr1cxDMgVvBYe7g97BJvbe",
+	"lSzFzKiJ4s70nega59643nj7t3bfAgsaBWBqAknkVCykQcc0MFgmWsokgsZ248o7UvZd9xt246yZ9UD8",
+	"uojBtYCSGeGObYJ1XSXygmLrkDLTfEYxp5FxrPxjEREK7HswfZSH3w4vvI4/rYqaxbKY6Lbe9PzVQJnL",
+	"JdmK+KT6wpiimKhWfoW/5Ny3bbhbiVcUDphp2O65dbqoBTYE8E+JINrmGpHlacXr9TmA34LD4OfPd0Fs",
+	"D9hdcEjuAsVm8z/cBSGY2EZKZPrnfm+gfxDjsWTwXne//+VDI/ZJOx+qFLs7bA/pICkG4QOMZ4bovhjT",
+	"cURoKoVDbZFeGIJJw5+zTGLJX0gyB5HaeJBc1dPVNaP8u/P/urv71O937+4+7fbv7j69HH/o/I9D79fB",
+	"GH/9Q8ObO//jn9qTeVYWc8VXGga/QXUf/wCZYkGmx/ZjdG72qUmcVg5J/WjUQe7cOj9+7qVjoS8Usnk1",
+	"aj0AcOdKqShNAcB5Mmda2TZ2X79DP1TV90aIeJjLwVfEmpY3xI52/cY0xzMYIJqNdbDKZq8brG2+cXgp",
+	"Y2p9ZHgL463AKtgDLcaaE5htCi1BALxTkT7YI+9tUSC07Jhy3wD7SzmFSkKRF1UVkQ6m9nqjMLXz/IC9",
+	"HZIyBRhYS2sAp17oqpcXkdLRvTwikrG4iIpKjBWGfUKUXwixETkEJcwaLeR2fI9VomAL6iFmta2qWMfX",
+	"2bRrzzcjLT0YE03giYSN2BN20E5lCB/UqJKgEfKQQFHPlFm0MIvZC7oO1HyHmjUF+qg1XnYi+Dc47llv",
+	"0iMROp0g89wyCMjBFlgUCsbaoxP4B5JxT294pOlhlDElQc3zfEMNMFYjd283BhAcbxAGDioJh123foTB",
+	"p67+qvtAAV0bUhJgmY6h1RPbkv+bbdT77cq0/yUMYAUad36ciVnjg/sEq0248VtGEHq2HDy+QVhN/jWV",
+	"0k05tzgHPq4Z4Taz/VPC45OiV/fbteve/fTajsP9clEeUNGgG1nRXjFE99stjHWl4oN0aGv8dqhXZD6R",
+	"JPJX5Ll5FDXf7pVYf44MQZl9WZF05J2nFhk5Moi+cC2ZpxTKMVDEBlwCRJ3zSVjgawTOHy4JDqMpf8F1",
+	"uDkvMUTb4DORRURZUz/ecnkJXSOXndCUmgtnoeFZNbhv/TFtuWraJShGv3J7OOJQbQffyD6pjJKYpQlc",
+	"9QxZ2TLkngBtgH6zt5qvZ/G+jvfVyqnu8VSM8pmNa9xGyfAqK5fUjY5kjHgZ+/j0OQruaKdHjjlBCHzN",
+	"0m0yB5YtAPXiSB8NhGIBkZKg2xolkMr0lV9f8vXVRB/IhvXePg61rG81nIqtdUHdoGGNDc35BLNloyXu",
+	"2nR+DUvdslnHiZua9MAqtmjRyIqGBt0tYvPWQCo0NPWgb6etERmGuAkaJp9JYl4/QnNxAY9DY0kGVYDJ",
+	"NfzKdt16tsz+f63dpIgm9w/aPxifqQfQbJnkV4muMQE1pTBujJqxe47iRJIOhUK70eX7a8eTzAdN6qMX",
+	"XLMuEmZrXb+IQ1kdVrIqCGRV6MaqkItHRE2sDGhojTZoMma7gILVtGSCsdaFV9f54Nb+bB/irX7Qsjxl",
+	"zzCyuCrwa/LOmslQPzBvyWY1zSgedcR789X2OhxvAhnV88VRnzyGJayjcnOH8555MCit/ARqqE0mLLtJ",
+	"mtT666JEZNVnBMbV5jbzlD1qiptExvgEhrExzZwvw/tLce9qDVUpC9rtaFZfx405u9C8xII7IEtJOoAm",
+	"GGIql1TJSP7Hv//vnSNnmHvmvYuVdMwVw7zwTBb38zr9PmbXmxfMttS+RHDVv2KQzjnadqVszAYaDAgG",
+	"PkK1E4F2zxkdTRNuSqVnTIr0wYRGWtlxRNgnOlLp0ivRg3btigdsXQEe3e0Zf2hEvWX8IckEn2H0bJZA",
+	"AMdUpLF1++AEyobZs9M3Zx+vz06uzm4+Xry/uvlh8PHy+Pr6p/dXp03XW93/6yRtszw39aev0+OE05Rw",
+	"tkgTVMDjDCFNy4N5nuX8ubHLPAekxmaneNsuO8f6Vrzbel8dtzYm7co1pLBgwj7bEnFahHWhmpXj3NYy",
+	"buxRT6RYeeelDZBKFii0iSTmAxNLVFQtli2AU+2am5nISj+AFXomsUi66RdWiCN7TxOZccHCRQ1XaHN1",
+	"olWRLNhweZTg1g0R+jMsi2oT/GsBIC2e/876aELDe4yG4TwEa3kR3Du2JVF9v+n5AYKJJIggCbZ1h9Ng",
+	"6wQdGbs2xlRIqE9pmB/cddG7DDCrkBCFFZuaTJ/lQnFfUZKpXsOlldxsIOLG58MWcGrVkzPRzLKgOhM3",
+	"4IGejUGvzHOwIZcZ1EPCFptSBvTZSgZt4TDcOoVNSCPmj7rNg6pvhq8iG7LlMp3cwQr/aAykpnDhshxW",
+	"U12fjS7fZREKQTU+h/oar0hLYAnk2xvP+4ZoBj8kUt95HC7VGre/Z1Vss60WwRhODSJxDi59yJoUaWqt",
+	"TiZh4JBEUxzGRyUjLU0k2p1MTHjMUkXJHAGZTYtV2IvPCAJ7CvEjV2fHp+cXb66Dw8FBGBRtN0IzHvT6",
+	"EJHvyicdDg5qqCB+G48tfuO10UTlBg2IxQZYtW7/XccgrNeiIeUaBbR+gXR87g6IuiCPKpoFImiG7Vyo",
+	"eLUA3FwRAV8Pha3ZK7z7amFS8qL+e/1ef1NeYlsIN73RVle/ISJw7j3Z6I5Y29G1sKO2h9UjbIkxOLbb",
+	"XKQC0FRM8kfrU745trUUyjGRWkVd0AfNfDmzgJ7mvLJ5SCiWtR4tRykzrGHvRR8eylUk1lAgUEseF+ag",
+	"mbUxC+MTVZD6cLl5cTSRJY0LOsyTVCXcBME7JXc2h9DWhBsEHnMbDB2m/Ni4YhO7Y3j5ofaFUkoC9gHp",
+	"BEgkmzkJkQjew8i/d234v1qi+7DhbRu/dTkoX30EbV6fO4nldBKz6BtQuqzgaDqw4J99QoY40CJvzaJ5",
+	"ePvejoBsYPKnrECjhYQTU6KKx+BerUDowTdmrtasGOweHAQlU6LNEbLwdIMGMCSLF+LGWgkkWjsXj8VX",
+	"ry61cV9axduOqB/4ZsXmPO6mMX5puBh+JScwgFDePO3R9M6JHZmROI5QDXWCnlVh3AUZbcm3ca02RYte",
+	"ScvXngunPLx2JHIXYph6sbMgxaug16akP5bVg3UB8V4PTnhaZPLWGfMRa84hvfjKAMlKNGljoFVShUQR",
+	"DyybMkjz+lUjI9+KyYqKlmDqqVkYUzFpuGYqlW1ZdlDTku7hmTRpgw7iQ5KOKd89TvX8OYsxjUkpFgO0",
+	"Yzn/W6F5D8w5vBq0bpJEggJNwxZvCMIgz1JT9vLw+fNRKvK4Zz7tjcTs8MWLV3vPJeNSZF3DOxoDvlJb",
+	"x2rVIX4rJq4CmBf1XRBFU1GfjNHRlA5TdkQyprLl2lqD7akJyqw3QKYMRa7gahqNRMYiFyNfNiRDsGaZ",
+	"cpXowjo1qtZ+Pc6ahcshpqdiApFgtzcnIZklaZqY/O8qbH8raP0al5FX0xN3xqvtaVc+NCTbxDDcTjVo",
+	"tKmYWKqFtkOSinIFRatIxWyYTyCzcyyC0KsUiRT5YcMyknowa0o62jGtLee4towyRuc+fe3FMEjFZHN5",
+	"59jSWvAvU78RWm/ZyoQ/Llvh1tZWB7XemrSaQMAKY1dlhxSZCanIy10ytDj9tzevu69IZzjKlnOliSiZ",
+	"JWrniKSCT0rF1r2bwt4oY6p7qfvpAxqvS6ryEHo9OfJyd202US5Z1n6rcWXlSWdEJesmXDPBRCUPrHJG",
+	"wey4ZYy867ucsdy2dy0phdBxffQZAMSaDHqYx9RgZxSF7ktTKKGuebb0Rhb9FllXwonMwViqtcdlcxTh",
+	"fRtms6n/TuCVUEs2yXhsMdkimqupyJK/GYiDKaMxy8qr/pfZdw9/nr1e/nn2+sXoX3/cH/3rjwP25uJh",
+	"NIvTv+z9yzT+6VP/L7uvl6M3nw7i3dfyL29eNUburyohDwU4Ws/4+lCYgtHmeMmFBQnNxjXt97u2VCgA",
+	"g+BygTyKYn4m+Hos8gvU51VCy8g841tkWQGKnRZKcVVzCK5NETS9MfNMTDIm5VclUF1o+d6cV7B1OBW0",
+	"1RpOtY12jC15HugGgrUuKXSP5lxCgGPmpZpr9YHK+5U+4mafl/I7KHxeG53RNvot2iu3E/RpvD88GO92",
+	"B+O9UXef7Y+7340PDrq7dDB8yb4b7cWAd+P4a543G2gyNtfae1vIAhkytWCM41qZeFC9XHqNjgjXV060",
+	"4ZRW0SYywlf6UpLwXOQyLVuO9vrlc9gCINl2LmFCdlfcTNopo3DJ1iNmmiiAHMPfZ5JEWCkCXF2RQSiI",
+	"DHo3AIKzUW6DPb0zhokitgRh5NbSvS83yYjK51izdHVO1Hrz07nW3rwYys0Ophc5KRthR20tIYJRrwm3",
+	"lRmNr9e5FTB/E/F/LYiDY8gH/X5/neK1WWUVs822tkabH9arnIRsQBaZf5j7rP9tZh87llC3tesnFbg+",
+	"/csjXbawxn6ZIbv+rWR9Q+V9LZW1mcD1wLxEVfKTSTMyySiRZ+R9Jgs0dH0d1bfMI0KLVzFTfpgxem/1",
+	"a/cluMUgadRogXAQPGwzk2Ozynj+GP+d2XofC2bDJNrS0OUK1FE9+HXJs+RY33fvOUhciOPMnAEUfOQR",
+	"dhc53KCqovwZr/MOZsbd6xlXGU2bb/NN1/mNZJZhcg2iS++4EVJ2EiaD2GE8iaxA12uQdDU/rw+NsCHW",
+	"04cw+NSV8X0X97kpSGulZwPI/tE5xKHF2aUzoX/zPSReeNp+/7udHjkuW9PMyhZotkVhZh4XrLHVLvGb",
+	"zTU2dZ0LuziscT3VVtPtR2suXXOR20YTCdHtA9D/e4ODvRf9fp90KFkyWvG2ah2jVtHLRRzbb7e6D1QT",
+	"cTdUQcoRvRsF7a4MtG2KIjfhvGVnpWfT1SzJNFHeqAUbToW4b6IDP363pYKk7qU5hUhuF061XWjvCidq",
+	"S1zv6gDPRqt23YVaDZ3dOtS2IV7Ydf3Cp9dWpBkXNeyxjWnG5FSkzVr+xrHExZo2U33Z02jCg73m/Vjh",
+	"ym42LJ3bl+qSeGS37jSdtB2J4w0S2lYdNS9DvSEgpzkN3Q859fI2IfO30W/y0bz1Uc4aHfbbhxO0C8Ji",
+	"QKjRtDMHMmQ0q3mEaqXUgpZBF6LDQ+Sd0SQNtkOdCP3sYLMSG5JDUVLqKTIhHxvmURpYoZbKTesElhx+",
+	"a2RyhftX8JDN6j8tAkjDurdUz9g2B6TpgK8vxrYpx/B34vF4PD8WaK4bXCAeg8GzehaPovCW7KASfJGP",
+	"smeZq6chWELzEI1K3kea0mwme6kY0fTwVf9V/zl8WFu/d0JpbZvNAJAvzxihQ/HAyKs++f/+35MiZsET",
+	"xv7gP9rV4YzIqVBWHJVFof7pYyWUJTgMZrpvZCpxYnFr835/j2GtX2rgwQJveKVih0G9vNm3183WaNAN",
+	"G/NY5tQak7Z208p3libEsdKl1ATgNLnVjwtsM0eniST3bK4gUpwLRZjeEWtLaNfstuGxDTT2FQreR5VU",
+	"4qa0hrf6hqMW6EgxvCVyjbE4KiksdUXR3WxevdhvsajVlcg6teonjXLEP1rr7nPlk/c4StwwK62+Z+tk",
+	"QLOcelzq+uqs9eoUSl2sG2Z7QCpskcjaGEuJzXuIZt8wWNWxTZPDjKF/uj2audrRaHjbLPp55ZWmGv1s",
+	"aMIux68R/LyxjuoFX1bD0M3oH0N6bSF1oQXwe8I2q5ir0EHj6jevQDOc+Q9iQcRYMY6w9YbnIysE6I0i",
+	"K6YEg6O7KqFC+zpBwTzBdzuZmJQo7y5WvF0jmeqg5Wqm4QSGF0C4yWC23hgraDbmNZuxxVuoO/sIBAMf",
+	"krRdxYQsliL1jjPpitmuyzb1tKtfTQ3aSrdp0Ea+jWbxRFrALyTOa+T33tRmuhSZep8BXm5DRWORKSva",
+	"ioxurTIfX54bP/TCROZNKWZyhuQu8KtQOEB66RTLciqaWzYohbWdb3pN3poPAwxh1O8X/FaybMPzVsXP",
+	"pumKGsOcLYh+pcFec0kVQeh7ka0VeUU3TVzD5ECYIOwVvke77DaFQwkbeI1GfOVZ0wDgdy5kokS2JJ3o",
+	"fyAu2B/NB42IeGkqFqdiwScZjcuadiOzMgNGt58ZEtzBCU3VFMqRJAod+SY6HAKbZvqSkygCcTQmOyVj",
+	"KaOSldBXiuFHZJ5wDkCBRmuIQiTGSfLAeEhmuYRqKCZVH9raOST7/e9sMSjXQyJtYwAOZUGlUrEAHx71",
+	"ME8hnt102COaHnDoktA8ThSLyeWf3txekp+Ory7OL96gWhbdBbFdwrvgkGgajxxQW+H0ymXZ2QtwzDQr",
+	"5/GbZa/zP8uomgtR+BtS4Br4Ur1Y27L89n7fKuXJ9lY/J5XI/nWA5qtgmsxDj+zR8JpSxaSB9xezRFUh",
+	"Y51euo3JzqzwChg/c2zfikldkYGY2eZZpGICIZ4QmmsMWbc3J0TLIMzshUyTSurEbn/3RXcw6O7u3Qz2",
+	"D/cGh/2D3mC3/xfQ46ZKzeXh8+c2M8/Fq4tsAmcpfp7wmH3q/ZuETWhs7FX/LwTe0uucjBMWH5J9t7Fm",
+	"7eV2Zf/qF5HdF4PB7l53sN/dG3T7B91Blz7QBORBLxWTTS8PuL7Nu4LRowVe6RbiwFSp+/gPGb7L2eKJ",
+	"Bg7sVFKVyDGCZXkQBdaN8EySuUiT0dIURBqPWVZIoZRKRfZcgDR49asF4fneoov550+5DlVLdnVHK+vU",
+	"SEJsdqJpAthWY5Tb5dm7LuMjAcjDmKg/Kr44RDR+zqxAtjkmBq4QItsSJcnN22sypTyWU3rPAKbCi1wF",
+	"shlU1qyr//f92ZvzC3JydnVz/vr85PjmDH694+/Oz7+Xfzs5Of5xNjlenH9/PDm//dder3fH4YWzi9OG",
+	"j9bz5EsD7M5V62V77l5Z49o2SWgV/RPltmkEjB/VxLGEs6/IBPOG17jfjRUl3mrVwoYeGrxQCDSppj81",
+	"KFK5mjKujNSzWvmqwPTIVpbulb/FOElbc9UUhzJa2c5G4bB6NS/zbNIUuuQCDgERKq6HHCJaQRFeU+5y",
+	"bZih7lv3saLnjI1Y8tDUt4VHaOt9cLC7u9EIrjcIthwuIYelFL2KO6+ovJdEiQlEeW0fajllWhmu9x+B",
+	"CRoDX01eJMC/cCcPSef48hzi2g02EWcs1iqrCXs/6O8ZlfOKqWzZPR4rlmE1sCL+Ut/gsMrREbKViOrb",
+	"qgu59a9yOTclSZIHZvBZSyGg0SFwLZwRet2wIlLogpb9RLVYMNStTf1qm7UcYs4XQCqJzE4+NPp4nEB8",
+	"o/55DukPyYzt2LFPMsZ41CPnyiCTSbd2cErtxgnkr2LBDwl8Y+4lAmnMrTYW4auq5hkbiQeWGS3SaMzQ",
+	"TBAGsHxgf6qYvuwLNdY0FVJdtGrO+mljQIDW27r9xvoNyfw4jjMmZZuOaRo9v3zYh+mdXz68INR+U2Gu",
+	"g+92e4MXr3qD3i7EubNX/cPDwXaKnqRj9k7EbBWPg7NtrddRt6u/6c5EzCLSgWDOkchsOJ8hiaIOgbSx",
+	"5JWEwNYbkvnudGVR2rLb0HtIOrZoX8+vV7BTtQFo5VhLbMih3A/JME8wauX7FTXCLtZWajF5Vm4MWOev",
+	"AvEWTxh5gyKoMZFnrlYhKBqG61dUsBvUERkqcOZKWgV023vRP+jtrrGFrbzJFRml9nrdeF9bkzKGE/TE",
+	"jMfvS4IvbJPI5S1pJBrv/JYPnmPtHvWHK8F+Lz3AtYr+tBUUW2jTwgAcQf8XFHus6ky2/Av7NM8G6FFQ",
+	"dNtz3VTVzhZg2bSwnQc1t2pZHle/rX3pXn+zZVujMM/op3N8deBZtltU05UrA9ryKVW0oTgxVbTAezEa",
+	"bjm0twG0uLGpY77E4qkGnMwskwvEEQtukLErIS2aSVzrXQP0zUF/f/dLrbqb7rF9bpBJU3cDtduZcLoN",
+	"4XMrkHNWsiLT4lfwoYo/s32yzZ66YwS8EmM/SsDmxlRgMtqKeZTxMtbhY62A6tFDvDYfFb9cmO6LX1w1",
+	"D/+l0pCKB6fe4PRarHVO4K05Aw3NgP0TWwD0+PIcLA/6llAobDk4x5KYuW93jjZzWbi1etV/NdjUg/G1",
+	"HoviPlbhZS33tCIXPyvuTVBQp3wf2V13HakyH+yviWLN9aip4qh7sB2sh8XZod6lz9mLMAOnWlrSYd31",
+	"ewevXr5qcnmV4CVWbYKZUDvwnY8QYSe5YmWui/onj0qwws9b/KOAtGLWfQnIRHb17tkyrOT/haVQabP9",
+	"ITEEjCblB5YZXAh9L7IF+U3mVkf4vVnUD2vyEGMwZd2z5U7r/nwOTA96q/r9wS4IQZsdHhx2B43+ytqe",
+	"1CjfGcbh0jBLRpkwuCAhif785z//ufvuXff0lPzww+G7d4fX170x/C8iHRRYJHLbGoVQDsp1Fm2GLLJ/",
+	"8MK3SvpU4mUN3d3Fn/e/dPWfXfuH4J/D0p+7u57+jxdfGhOFzIKsKb7+uRHX0o3MXWgxsdAYq0xJcnAL",
+	"eqQEyZlu733C0h/V8SurZ7J0AletYS3G81uc3Obzal1aj4P88N1bnkdVCZI31W416YblNr6nkpHbq7fF",
+	"Zth26kleqx05pUT0LNla3bFuUCWMBeWIROg/qxgXnYFFoR+cyQrEOH61LcxHljZvkkHyXQkl6kXIpSlx",
+	"xcelwWJdQLo4wJWj1jDDi2DdfBKXWtv1ojzWCfoW1RTwK0KAyAjJQ8IWIVixu/o/ichspmR5AaHY2roF",
+	"S1wlsfXooHoRm4MxM7FN1Bpsxto4NWiyaRjtuBHHRdamdQCYf2c9El3fHF/d3F5GmEUOWOOZGIEFXlnD",
+	"sFX5dkIS3Zy/OzuNiGXyYEUiC8buY7okUUyXEdgUY5qkBhOM52mqvzy/uDm7+vH4bWTQ/SLMNoyIkS14",
+	"EgAvCXRLC/ObPdDU444lu4lEHz9VaGQs9E4vF9gka4cOw12ThqmBiPZYv1nMzsR6iFJRKOxjUYkjczw1",
+	"H9cLd3N+fXN+ct2zo4z0NN8dX9zqSYJxzQ3INp8oydKxGTxJFOlwQazFGYy3Oz1ypbcCjM9j+BVsedWB",
+	"apVanz6LnT+i+WSqSD4/0ssBXsfo+uSHs9Pbt2dXvRn99NEAP3wEg15kbOx6pc3ymbWEn3SfQ7YUINSo",
+	"bzmmZJwxRmQqVK/YQ0CKQILQA+rrmWNMxJLEAg3SgJ1NTuEeADopJ5YmMP+2lF0MuwX59srYkQFcDvC4",
+	"Da26fe+gu1Qr1lGIoOx44JtKCNGGG9BPhoAh/A9I3A0mJAPSeSd4TJc7moG/JJ3rHP7lwYcgRccmEtDy",
+	"tZdbhmBtCdGiV+HIqwBtYMGM/VBu5Khin0ZpLpOHlTZkIGVA7cx5lYeQGV2SIYMCiA+MAIq6poNDQ0iO",
+	"jGWFjucZe0iEhfOWRKokTclEGIgFeZ/M598KfGZ38PIFG7541X2519/rDgbsZffVaPyyS1/0+y9ovBcP",
+	"6UbgMytwuzDn3o0AExapF/vns6iqBthYwRvIuzFbERl2u4HbcvQa9WzYQVtm+7nlzgl3TLxqCvMSg9d6",
+	"7ZpN51oF1VTXej693nEJZ0nME80Mb29Oar7TIrR077vv1o6oDXuFtyymMSEZqRqEAQw2CAPL6YIwQAlR",
+	"thl5jzdXTfyNdwH9ZrPMaobA7/xzvrqshlUjWsCxti5f2F65sGq2dk2vGtY106JYbFv0A6MhCjwcMlya",
+	"ShUZ5DjG5ZpChsWphXhcYSHbzcdfjTG5EbRzqBJrgpt7wZ7CkvFOv7BTM/xuUo+/fR8dFFLTZUnmKQRL",
+	"OxUAK8tYtcENfSW6nAcfZ2fqIwWSAvWidfXO12xfHZjv6TawZYGO0wVdSohvJcJhH24gJVuO23nsozWt",
+	"wsy7ZlnCZAtG8bs19i99qob56J6pI984ZMvH4j3DHDt8ryG+xxq7vL3t9w4ONsKbAMNY6cMXm31XgQHo",
+	"9zbr79tYSA3CJ/0UhG45WvaqCiTV4vn2wKTsPpWRIYpCnpwt1oMMPqzorFSLB/HJgN4r7p/1vh/sZNXE",
+	"1+GJuRC4AkysALWSxHaGoTIiV1ODAFYKVOrs9/tgIhW5IhDCSQvgLOPhgnjC/d+hypisZ79gAbiOP5+Q",
+	"RMN8PGbZjU2djEISzeina8bjt1QxPlrqW/avjm8GcQ4i4UpesuyajXyws0H/sWBmwnDCkvQVC2vjcKWT",
+	"MvWfA9nM1zB+cXCzghAd+o3/WbPC81sFNGsp8WEqOjVwr51WT/6aOIuvKwsItzVbGbC5rJS3ip2fr+WH",
+	"n9+LDz/f5h9+vlEffv5h+uHvP19w/PEqa/hR/3CefPj59Rj/now+/HxMi9/1Oxf8w99/Po3xB93F5bx4",
+	"SX/ww/TDz2cMetj5py2xMFder3z51OCLbrsweLK3ZDqIwdgKujt3WWmQShWXEDr0rxYB9MkheNOE3zcE",
+	"ApUGFZr0KDVtGtczSKNVuSQdr3CgfvL8cxJ/qToNvccbzqE+ZjHZbMi2oCFUni4cUamYlMZqfEfPUzF5",
+	"/ll/Uxt0NQdnr2v66boiac25OC0A6IaUsLCOkfLb2ah87ttGR+0pZoYjbgbC7UwWycpz8USQ3Ka1KzYS",
+	"Wfx1mNzlpppgLNgkkYplRRGeHjmGOOq5V5enY6NfYJ0x0hrDPhNOJB0zMhMx24HA8ciEDBuj+jwTSoxE",
+	"GkFoTUhseOrHuchUhCZoi8aZSw+u+UgrTtYjZ95OJKHmBlkK62m4beEgGqaMD6rhPVpya4kdk2o8F+Ao",
+	"TYVs9ApWRvgtY5MaAo+2CjdqyKtrPgOwlLBnDdMxT1whPqPwHF+e153SzbZYKpvczD9Nl9Ut0WTm0L5D",
+	"mwdlTPCYhBv52QcRVKHBvIUI06mgQArwPghN1pJ5NlcmtwHDQzqlEniFqZn6WQVwvc/sdyYRK7rWv0ch",
+	"YRy0O2jO5bFhARTlma8XmVAMleSYZZnx0lFyuVRTwYs7UfROaOl4IdRrkfP4TM9BXxrAg4Uj8LMpQrKY",
+	"gmNuwzwKmFpz8kiIujhVfulrTOcvTvySKdLxHa32Bc3JUqZf0bMuUtTMDpjlcq9jhYVa3W9/xRiPzTbp",
+	"uyct2jwq3yJxQQnglOi3D0nDEh6SC6HZlLUZxuTZJJuPnq2IuV91ptvAEEKSjLWGqGe13mP2pJjqEIM5",
+	"1BMOCURfmv8+ERkLybXNj/BjLkNy6um2ID+xhFaRy36f8IqRsOhnS9XSMuU636wsuceC3BqtFG8tlhKt",
+	"JgxFDI4XHyXAdBYdEkqabC6wFJhyUkFA0Oe1CXmhjGSxiemhZONZFw3ajPYAcaFl4mjWlGwCIi2EvOOs",
+	"h/5hd9kcNY5YnG5I53Kn2xa6t8fbHWv3xGdWErJ7e56YPzSs3GHNYXYXOE8r/N2+agdpQehidLoqSRYi",
+	"uz9cy7xEpsc/cRm18NAw2FKeWsdEely/u7i56smUsflHFyxhnXY7lilr3inEvc3gBlgI8+kc4haSGRO5",
+	"FhiVah3PNmPdpAOZZ0p4NTAgfABgMSC8JVFkRDlw15yvyRMEIBsWk1Vz3FmVYNfzhK235DZxEPfKZQPh",
+	"cdIzEOMx6QyIJGB+BpOgIAMyS/gOyXmqic2Mxnz80XQDEn9Gea5XX8t6fGtGP300kl1GLnwALuokEwsz",
+	"IIemARg1Umkl0mxczlWSVsnQxXBYU1wJCQPXXzMnQ8dBGPi0CkanpIZ0VXxXEzmlY9wa6l46zZ788QPX",
+	"yxMps+5iAFsxKyd5toxZv2bqWGuxJ7Zc3EZV5H4QC60mL4lkqktBC3ZnAKs/p6nWPEdMMxoDXrXCC+7d",
+	"Pze97uHImkUOTqklZs6Mc4u7HjZ3VSsK6dKplFBNeeBulby1Aa25oZYO8EHJFIHVDIvSey05ylslBOD4",
+	"wmLuq5bNSxGoX0WpC0j3+aFX9ag6LVN/E27+EyHisJhkw5UQsWc/t6cZPJMONDGumAu0Or//fN5cuqs9",
+	"hIdxBagXSYxxXXCHsbbgmKVMoeiqpGQ01Eyok/XXJlVYZ5as+AbGAiqADga9gyY3gPm6zblcNJ64SnTo",
+	"E3HcaeETI+nQAhppuCTRxQ9XZ/9SsT7t93cHg00XRYpWhG5HVM+kTVYd55JWYmwxVZ7F4I/6nsbE6FuH",
+	"5POd5RF3wSG5C1gKOizpHyIAX3EWLbgUxSQ5XL674EvznVgTRWsEW3HdndHsHivYDhlCEBSSaYPcZjyB",
+	"6ziS58p9Sj9wEgc+7YTmOIaNKTRuH71hu3VaxV4wwMaEfm8RYfMTlEtrkjempiIs9JG7i0ZJLKPiloBw",
+	"d6hJmfJ/VcN4WSTUS6KsNN2UkkMb00PrK6IvaceW5W3MCdv436pUyRYx7sAySqXoEz6BjJJD0l6erHi7",
+	"I6cIXgtYAHqBaVq4ybAtbAjKq+pvdr4uvc0WgsU1+tC2sk9l6tVtPUn1xVJLTSED4EjzbLxO03VG3siF",
+	"XRnFNyJwWCp23bBumK2adUPf7otV+EwFP615oCHYFFOVczbykJKnYiGf1prrq8ZNl8zNjb1AEnLFuTEq",
+	"mBuIIfVSDZ611IBntkEPbLA1rzQZeCmz21l/H1HU8FEW4612ps2gXKXZNcHnjfHL21QKrZoGV61RE7Tq",
+	"44x+7utm+9pXGdYcYft1EKur2shyLPNu4jfAR1kWEjqUIs0V88GaGtIaVkGuQG1dJB5oFP9Wwr9r6FBN",
+	"1HLPGi7V39++fn12dXYaktPz65Pjq1P9n4hiFTpEqZDcXlyfXdzA3wv71Hextl1SOpmPGrUT+tjsMfMe",
+	"W34BaEwRlMMYldg2VsjonsN7UWX6ZpyNyX3tUW2wkttCZFWIUC9qFYl9RYybpRr5QyKVKfBU0ZaM/Wl9",
+	"MTp9v0qYJJ3mfKbKxNapWU4baWDyZrC2x3qB/I04vGlls5r0bhlKI1u9pldUNWGkZ/bntmC5NTV4isjQ",
+	"CndnGZmzLBFw15slPFdM4rHQXeof8axCPjo+h1IhiUJXgh04jrthavX+Cp0RkpHnjxyCd+N1Z+fwczDA",
+	"CiEHweHBd71XDap1NaURBt64KaVs/boS3hgPjHnwj4gIHjwqHri7yWdVK9mGUbw3VDbE1bznzCvYjD4J",
+	"V+bXOBt6JGI8vsF0PK09sk+JOgHQLwoVb8qO4GbYGtPCVtdd20992P0iF9J6RCB4ncUsDsnA2TaMSbkT",
+	"4QU2IpIuJVlMlztH5XGXqnbCLMea659QPmIp6N4wc8hRyvK50r9AymM1I6jOxtqMUdBdEpMOOBe4TYbm",
+	"k65cSsVmbmZJvHNEZJ49JA+sJSEveDF+SXfpi0H3VdwfdvdHL/a638Xfse7BMH5JX453WX80+LocNFc3",
+	"FmNsrZhVtTryLhalcvdbkXLWtkQrlqQC4GlSYQ+9PFQvYsO+ZD4PiRTGPACzMqHqXj6i/WBqr0V6tvNK",
+	"esb+7v5u04ZvnEE3ZNPE4DzU4+lW5M+tjtmAKRVOsAWVZGTJ+IgwrbgS8CovkmrQZEvuSKa2PrrgFVn7",
+	"BZX31/Di5nlp2LA/LM86NW8JCIOq4HYNNo+TdMtmwwqr+TlPdeoaQ/L0oL0h+OlGm+X1rcq/0Y03G03g",
+	"AG1sMQGpsk5zwibbhnGtGhGaoyvjVT0i0Ynxdkekg0EoQ3vgd45KTLqjphkULTCxXPpxiWd39HEwbrd6",
+	"Pr0NtMv5SF8w02WpjM6V89bZ8ej/dGQVBl5PZUej935t77dAzknTZC1yToRVDurQOWCulv50n8kCcEai",
+	"AfD69E+SzGkmgW/OSMKxuEOSkZTySU4n4B6ninVhYHo2pPNGkIjFE4Yw2j3QFEIbSBXptxX+BNBkMEES",
+	"nVLFNsTv+QbgPXvN4D03GR3dJ3xy9tAIOHyj5Zu7L871H82+keQKHF6tKhRAcN/U2BuzecZGVLF4BR25",
+	"DGP2ABoPlaT4ru6r5kLVxIIfRr89UFJLCoKmmZYIdU+7cBLeVT2EWIrR1DqvlN60qoFqHbQqszu8krv5",
+	"5GBLDm2QOJHwB5FWod1W7qNsMxX7odUbTbzNjvh0viPrKsIlDD2MUNhQz27lH9YmSm0UCbU1r4sGY3JB",
+	"Yw0Af5cN6jshiRDeMCKd2jFFBEb9ztkEQ6M7DkC82WhUEgPYeRAGDkARm6mk4Nu3WnlMi/jVTzcXvyV+",
+	"tVYOQ9tNi46Fl65Rc99cQSrU8CEd3U8ykfOY5NBWg0b73XCX7Y8GtHsQvxh399lL2n01/G7U7ccDtjve",
+	"o/vDg9HjM0RuKhkh3jAenxCy4ZA3SwipMjYc4bMnzgTZ72K7W6V/mIBGu2jmCrdFQkaL4n0rWdZkjs4l",
+	"y0zUsKniAYJH38lcyGKD7AQN+B1TUxGvOxnH/rurKnVeT5OxMjfNpjJgcL1IL2r+mtXFw0IA12qNyhAp",
+	"I50BMZhjuwZ1bM/gju0XyGMhObA+mvK+b4V4pps/ryOmrf2mPmuxabk006XXjluSsLyR3gKvx0fTBPXY",
+	"Ut9sAevcRlcfZ46wXM20gPKqMR1DveD8SpYBYJE+tAk/IhHlSyNwgKRF5peU0QJnvoAUZP0rxkymMZ1b",
+	"1L4kAzSSpY3N9Y9HSQLhoOYLvXa6qSAMdDtlAYQvrS7avt05eILCRIeEFtm4ROQKTDTH1yfn50TReybJ",
+	"LlGC7GMzYKcZswXi5sKFZFwUN6KpFNtVOEohEbWpjtG3qOVUqku4Hd9wUC+GDHfD3wgTaTYP7uk9e7FP",
+	"UqYwyTpOJonSl9SepvaPSOrd6MjmV2dsQrMYYovFGJJ3TVZ1aVM8WvRzoY+7f6Hdv/W73/U+dj983gtf",
+	"7H/5p43YkbUnraobpflLs2KmW9jcLgKCb50+hk1+aPJpSDbKs0Qtr3V7RjMU94wf502FaPCSIE1lvXvG",
+	"EZXZz7FIBWAQ6I3wfvVqKuj7+ZBmoPNSSaLvGc1YRtDvCY2iv9MYGCL9KfwckSmjMRZJwxh5FgMgByc0",
+	"Tag8wrvlUKgp+AtM5liITYgs+Zspk7RIuERsC3xUFHv4Y0v1JEItJq6XloQLQEdKFjlgkV7qCI6M1reS",
+	"ydTgDzpEa67ZdZxwqvmvj1kSYmIDqCb6i8WUKoP4KOGyDvgREpFDpYVPMEbLw1Laa6HnhUVasFG59AAA",
+	"EJyaVOHIZJeYxXGoAh2V5QDQp3vdCa0UsnEGYSGaoEmRMs17JRxHW6Eqeu7xykWWAK+1oSD23zaW3gwN",
+	"0+6gfpFd44QbK/oMPOf7/YHbBojA27fVjSgyK3APaIHJhdpBMlqxNKTjU6oB0QibEodqdVHtqoZ2SR2e",
+	"ctuqgiNLM9IuYHYUKIx64D1ia77DoptKeZps8Ji5ZQ19GaSPWrk3aHqIaAUQWZNncGVyABTmfAjFRuYQ",
+	"qamQzA4zYYDpAu5tfezx3FlL+WFQOk8FS6Tz5E9Mc58v+jss1lDmH3/4AwAT/+EPcIb1xsa5ZqQ0JfoB",
+	"SBJXKo1c+1dtF/aH8O933E9tLNJdUrpkmYk8lijK55pEpWQqbILD0U2hL2cssgXNYvwon0uVMTrT1JNI",
+	"wDqFbYOs6ZJ18xDDmBHiI7zjlUPtUGuLCmFhGfHD1LkLzagL1G0Z3vEiAiA0djtlruKhpWnHErCsFXBn",
+	"2bvjd9wrn2O0GJY9QK9O/9KnUYqUhYSSYSYW+jybKoWgCuHcwztOFfkZD4P54kOn9M8dXN3LTGj1luWS",
+	"zJjKkhEg8noXTfNrBAP8b/+N/JRkEB32oLmw4PKOd8kZnIihiJch5vLqzR+lOThdE4mx1Z2IzueprUX/",
+	"b1LwaOfIVFNMl3ecEPZJCwlAfaam0q2nJuv2E1QhG+QX5bFuYoUMQwuZbvjy7B1R7JMinUj/eT5PacI1",
+	"c1BTphuxC6F7qi8E6XhrBs2gSrjjeMmQju7zuW5pnKSs2g4+ff4Z/35M4i/PNTdNBY2jyiJN/pbMo52m",
+	"uZlG8nnTZ2KkmOrieYh2enqHjp08hDzLRIJWzTUngc0xVl5JohPBFeOqe7Ocs4gkEnqu7RwmnEnjKw+J",
+	"v5BwRCsffeouFouuXqhunqWmvGZUrJgeFLgXpBtSRwtUaGiUZynpmtfLRA/BWugGh2K70BBmhdv0PPRa",
+	"mIns9/tRaAgN36Plsds0VIPMWCLAolyfbsukvsNYEWAuyYC0vE965JgbpyqIUX1MwTWCGBi6GQd1biUi",
+	"NGh3KdofHESwg9/jvOUhAfzdrsiSScLNmEBKpalY+HU38A0U8pAODytQFKPE99/jWxHpjMRsRruSzWlm",
+	"kKx7kx58Y6Hrp7PEodaPxAypIPpDZKazNF7kkHi6WIgDg+XngrMdvSZyAUxZoC6I43YTyrIlidBM0z1B",
+	"3aN7rF/q4lgj3RTk/X2aayEY/WvXZH50z208hl818QiqILBxCmCtnej95c35+4vrCBYc5mfaxU8rPdum",
+	"0SgR7eD61sdtCGy3vx+ZlOTGKWAz0uirc6qmz4Dz6h93Qmii8bsfQKTL5jG+o5+6xxMWHdnBATtFsrPD",
+	"QyCG/f5e1CMnRksFrGxbpp1rVma4BFDcNTqWPTSPaLffj2p0GhpcmILpa71Ik6VdYAsUB4Uelb6cL22h",
+	"y6iaq9Pr9e6CLxHi/iPGkGbi4wQkpm7NiDutcUoYNYz2DOWOPgm1NvGuIjhm4zBThM8msYnx2CR7wSjx",
+	"NgNjMIzXH34PeQiZ0VRzM1Nqnj/QFPKo5rkinSGNYXVCssiEbnY5Z7C1s0RCZXhIQgodOhzj+cwCFopc",
+	"dcW4m+kNIhjZBRr4OE1GkIT215xlsL36mM6Y1m52jvSgBpFr3xvSKGOwfjTFK4jWz4+QDuAYeTKyyNQ2",
+	"pA3v7UdunBmTIs9GDH4/iMzskHiB4DihxOASUjUlHaQUTiKgYXsfPAJXyycW41uSTSA5Czk4niIMZ470",
+	"RSIyGr1Ry57bR5rzgBtpTnlkmZsR/Frveu49tBZklHkGScQuHxiTtHzWLbR0hkfnIMKV/i5yO1LcJE0x",
+	"akz7PUJhM9iLynJX6FEMyLvke9IpIrss748+dWf0U1e/2QU7V0QgW8GUO3UlvEEokJzLfD4XGZZ9wU6M",
+	"jNG9owfeFyf6gjUSJmoAsqNKsh5L6NTlOAhtI7Gh893vEFfSnEMT1E5SAXiIcMkbG+FGRxDTafKFTOwR",
+	"aGzSUEeFU8Oz0Behuhn4FXVva0LFi7Yez4E+jpRMGM8TzggIHdKZMA5lkAwfCEnMFE1SSTz4OpaZxrGZ",
+	"QUT8PUGcDXMnG+PFVWGEe+JqWzo1Q7cEBUIRu0AVQWqCV8qPmlDDZDTFfvciL/lft1PK/9dXrKEeg1YS",
+	"QxIn8p6MsdYF1bpFMVwnzvwlPSSZ/hdJqWIZMEoAOgdSkoeFneSZNKfT5ETSLEsekFQSTgZ9Ip2ytpiK",
+	"FLYlsygcqK04jd98tNcn8giI1/B6m2yJ4ZXwkm5ml8wSF2BnBqF5xD2bqy5N9TC8OutJnKL6hJ8lkoxS",
+	"IVkMmsqxJUrcKDAcG5wH/ZKsFG3vFZcXgwnAQP9I8M5VUSwK7oWddPX5SxOGynn53UQSNpoKzVPp6D4s",
+	"4upsHQKgT4BMBWQTGOAEdv+vuVCMJMptFsbhgGS7vTkxAJyyMdDHCedxhqaPQyKTT7pVtLySTtRexknr",
+	"NoXlC/e7coUFxjLNGFvbnmkMrtqhCb60+GF4P9ZtTTHOHqZ6CdV2D0kEtBk5iwPYmcmg14OcStIxeiXZ",
+	"7e+EJJL3yTzyXtSt/sf/+f8Q78X+To+Y2AWrLiNiB7VBVDwWC7AuMRpDZV6IpYpQHTOh6ihxpiLPIKPU",
+	"2B0BxtWUmNDSYSRmwwRiyPTlAVuWyEl0Y6Yr5Hw4z+c4BVSlXVOe2RK/CY0M6uNt4NiFBEm/OrbBHYXr",
+	"QDZMVEazJTpcQkKJTKmcekraOcdRgRiGGipgZmLZSFO3YfnQfMzwvwv4+hE7NMQR0edDe1HEZGdZFsT0",
+	"n3dfDyNrDokO+v8c1d456P/zrrno3Gg9FOX1VKQxntmL27eef6hz+98hv5ZE/6yZP0CIoIs/Q/0Id+5O",
+	"q3LmBS0Gdw7te57wp/hF8ZPlRI6zgmoD9xsLfgvh8IVg7aB9Hm2Adnl3MLsRiQG0b+8CKjhhCajnmv4Z",
+	"6VwKqSYZu/6fby0yzD1jc/iOg5Fhx9pfjksG8MKWe8eP15j4O2D8hUADX5QaOXfz9trwtTvuOydXegZI",
+	"p/is5NIE/B/9I4rbO1616SMz3dCzcFTyKnjuhDvu+RPwatTgO2j2MwCAovGNMB7LOy64ZsIi13dWUFiK",
+	"y3KcSCM2zuOU3UqWXeOnkU1lQcFkmc4df6HZk+BVjQV+A6M3/hsdDBwN84g0AXLpjqO/o7iul/Y9In8k",
+	"0cbOjzv+BN6PO26cG+j42MrdYS5rZhR3vOwgAEFjbAJ4kfG8BWVPieHfqInc8RarvefrSBOtoFR8IU6V",
+	"MScHX0L/hr0OF8Z7A5BZ9SEnDb6RO97kHDkyZOW6FQveteXsHBngdRimr4S44x0oRIVmJpyAEnr/iOA7",
+	"1hs2ozymWoLaameAuaO3x3DXecIn0R3vYDJLBBe7S4CkSrC8g5ahPpdw/yyfc7fiFXJ2G4u3TSSyDswC",
+	"DD3uHgrFsuaAdm98RHavE3M0NSnoFTTGOcGNj2Ms8gz33dpwkwkHlE7VI+80/YzazBl33KmohTw1m9Ij",
+	"+iSjBpBIMmNU5jg6q79Soi9HNm7sjhtgMDicfydX4GVP4h3yd3KFJ+fvd/zv3W4X/q9fAQcE6Qz0K7A9",
+	"aEaAZ7Chnd3KI2eYbKF40krwjd6+wsn3FNTtBpGKyRFBgwBN6wIFJwjlETt7boLkzdmNnV/NcUI6vjbw",
+	"H//+v4013ptBuXcu7KAsufjDCbFgpB0PhHjgCYShFeUbO/t6fHpk1f7D0gly/yrUV/3S0ep+7PJ1DnQv",
+	"WsIBv0XHS/va6o+1NB9ZdGT9HyzTHFrTXIE7pw+zzzj3oqoX6ZmsBQ7KpUzFJAIJbcsBI6H6ozKMUfB0",
+	"6SAgHGq+NTmHRk2jXPDlTOTyEEcB7Rb1MtGM5gWdlHm8EQq9Ox6EQZqMGJesKBQfHM/paMq6u1CsHQqw",
+	"ukqqi8WiR+Ex1FA138rnb89Pzi6uz+CbL0USK7gyyX/8+/9NIAYciuybQHByfHnulXk/DHahOvyXMBBz",
+	"xuk8CQ6DvV6/t4chJ1OIuzAUo9fueW7iGeeiCd/yxNhHqTn2sI9G+FooPRPeYzIR3X0RvUqWSMjt9dXx",
+	"qXFgAmhVjxzD5oELubPf39s5st3gwUz1GdO3c/1jCPiQANUyopJ1Ey4Zl4lKHpjeaKhB8R3Yyy1Nl+uB",
+	"YMhUUarC6cjncXAYoBn4FkufGs77vYiXpg6IMoH1VWeSrWWFlR3WBc+YIL8v5ZgZLcoQoglu8bA/u/3+",
+	"k/aMfTaj5mP84Jcw2MdOm9pyg3v+PY0LRNFgvz9Y/8ktt4oti/GjvfUfvRbZMIljxvGL79Z/cWLsmvDB",
+	"YIMuLukyFTS+EeItzSaQB3GwyRJAShSnKZjt8asNejNgG7eFgQyDomy9dnPSzAkIwkDRiQwOf4bwLRl8",
+	"+BIG87zpgBoNwmDa2SchwQhQY+MOPYGnlWRR1Lp1Bw7B0fQ/9WE+shEuRlsC6GP7/jNZeP/JT94JP/lh",
+	"3Qm3Fnnodr+/f0RUcUqRm0O3zhcYwY8RftB2fuEdjPj/hocYZqPbx560Inse/5bOM4YIxf8YZ3p//RcW",
+	"Xvsf9UzfmkA4Izw9vEIRL3caDvmXsCabn382R/LLc7hkm2DV4r98IjiF34uD6qDj0cdvD21YE82nb9cd",
+	"3NpZ1NMZ7Fijz5ChDYDFGIxcP+n1U4sfmANbOAVbMWOLV+AU6LP34VEnzUPmcLkjsAdk182ilJxsYKDW",
+	"n853prm2A6r7wGRF6OU/2yH9NQ8b0n67AK2cLXesQPnNWxJYDeqfn36FJnArJ/0Tfeju81tJ4k1F7ZE9",
+	"sSBofzXh+v0SEl6+4rx+c8n8u0z+XSZvJJO3YBMbSF+fYUSnZ2/Pbs7IWnEeHRphsJ3UBpm9kZx+EgH9",
+	"9Yf+dyH9u5CuCGnSkVORKXBsrtaGC4SJ5pN3nmUMTGDDdIkJEuY41e21YmysuujUBS9mXOCmgOnSFHgo",
+	"gBMhpiSBkDHK0SMxA3AVutyBio3DVIzuJZHC5g5MBJOADeu0bEB09LVs0okysZBXMFxIosR/KppwFmP0",
+	"NKFxLAtkSmsER3TIIiShfnQBa+k4TS1oZfANxd+l7ituNTJBKKBe96wA0IQp937BU/JrEj2sD0H/VoUc",
+	"Pao/ZQ8s1ZsIxp4JawS8VnnGZYmAsepJjcxtbRzrDwXyCYnEqLvhsgLNUiaeNJHq2EK2fhXZbJRZCF1h",
+	"BY96fmEjTSGerD8dnMh/DXp6C04luz+WfsyGVdmmiybVHa+iqtBLEVtFWujeKmCWbPFPkcbMOLsMcqn5",
+	"YmuquzEj/gWpz3bZhptao0JAmQQu7pK+/kuRn6UBoletIlQ3IMrPmgS+PJ1IF5ytF+hfI6mh8UJGP4HI",
+	"9qus49AngIYZfb5D6R3fBYek/yUiHWDmRRETJcROm8TXDf0DyPzfqjL9G1ATDDU8k0+lLbgt8AGlMaBw",
+	"wkjHRq0W0ak2OHUH4+v8UFMvxLQlvtRcXb2A0JxDJPVE7PTISXuU6deGmO73+3CmEA7UNGaO1M8foqMC",
+	"5c5+Xuck0Mw+xA14+dKMxiUeUz97E6aqJ2+7q/JbPd3W8mfei9f3yXyj93CbNnn1HW7jJq/+oDd5kxcv",
+	"zV499vK/pQxvLW7WzJ4KVaaMsf77Pf+peNkbpnxO1sDAnGaw7VExt4WYYQXAulbx3A1jc4XXXpPu2bJc",
+	"TQizEhRJGZUQ1allG+TnmLQ3zdsMykxIDPQMqgGIXI6ZU42XP8xbKgKcSpP4bN5y04kwfkqPWQ/jni2P",
+	"MG7bsrPSwDCUPmVjBXlNnejzlwiVIi5gllOqtR620yM3kGzCRTWcXDaoKMgge+S4tGIYPhC5gRYmR5PB",
+	"a5EKo1UTjTDlxrSiu5qyjLUzWwN/H3wNAX1DDcnwJDvKFlaEs4WYxXu2xEuSt7S/86Sn40m4E4lkzWfe",
+	"squNby8b36wbLsyOwTxrujhXOQUcxLLuUlFZ2k+Jvdn+Vo9JeZAtp8TdNH8/D99MRrs13vwAONa9XtT6",
+	"ilbFguQiiEFwudIFxen8T3pXcfWk7Ct6De5NLlshuU2+VsTzNI3MGiUmcSFnO3CvsUIaWFmmf/kFbkGA",
+	"dqV79CHZG0R/IsmCLkknUWQh8jQmI5GmScyKbB5bxFZPwWvMVHhvCUuo3LlMFZyv4HLrbzWmK4CeCn+/",
+	"0/0idzrY100vdqj6/n6t+5Yiw3Fq2cCqHyE7nkuWGUDKRhHyJhP5HHWoyg2n3j1Wdxjmo3um3HOUAqRj",
+	"UkY0iweOyCHgeaKbN6wmM/rayvvcHFDfdA9lOjsiXPBuwyUMk77iXkVQGPOwGexRYVE3TDvLDQKX8iwW",
+	"aM7GdLGOhfLAbgAC1r+x/aLCYB17vsZN/p09/wLsOazVnwQaIzL5W1HgCvbD4S7C1b+AXYRDEfjxNAV+",
+	"tFGqPPDm4hejZQVhACqWBwTrQGx/EdmB1PZIZ17T4f5diDzxvcNcN2CfnkqObGb2W2OtG28oadrNeqX7",
+	"/XqpsIX5zVw+dPfNRr9wrTmgYpX6xfjxb8XStvTsbJ5g/d3W9q1sbVsd7DxO1NrzWzjmNe8oGxZ0b2Aq",
+	"oI7HNBgNdnokUkLRFIKOIlu+FXUbFAQzqkZTGzqP5XX0vUIo8m+5tHnuE1Y6oxGCzKGNQerWErWMWi+w",
+	"EO+i53KGU/kFnIZVsZe6csP2Mp5IgrNwQTpN+gG+EmwacAuzvMZvvmw+DrOCpHN9e3Jydn0dktfH529v",
+	"r85C8tPx1cX5xRu90ucXr99fvTu+OX9/cVTLDd5pnYFpvDSHAqh/TJM0zxqqTn1bW6heJ8Dqb+Bhx0jY",
+	"Ylw+AL8HVKyJk/MXy+c+wGvA/diY+X5FE4lgat5+dmM2TjiL/eCgo3K9RX3xrJs3ISrJFF61ZJ1wks/n",
+	"EKEvy4zEO4EAqu6+WJm+7njJ8lvlv7oOfp1Udm+CbTIeg79gXxA5BVyKbi9+6yL+HzCf5jiO4ZAUB6Lh",
+	"kJUl/PNUTEamCPYGcc7+aSj3hMCgNCtt9oxRDlGnJjNPZHEBjRZ5oigiSFiI0yTnbIQYYIh7CQh14Kng",
+	"lQqjYsFXCPO3YqL1428afFfuqO0sFMsm/8uFpiKR+EuwniqdSrCJOxewncwX5gpb1kutcyPJSMJj9im0",
+	"90oIjAQEPUNS0q9/QHLJLLrNzGk+pO90HzIotJ/d0Nd+yP7OCrq8dmP95pTpddVGm+6N/6qU6e/GCros",
+	"kMzaMXpuKtUmjCVLJBzqkMgFFnahsgFasUeOS9+mYgJAw5BR6GKob95ekynlsZzS+8KCSGcleFsDTghl",
+	"8knnh5uby2uL6VqHWbSAaPMM4rrnQlpAQ5NNMM+SBz2ge7YE8Et/kIkk83yYJiMAwNZXvhnLWLr0cRtN",
+	"YQZs3sCgo8fSIUoPmQX9N56By7N3ODmqzOxq4z5C6GI4vvp1RJE3GJv1wk3NGJOkAzDVRK9RgbppbDcD",
+	"HKX/ukUfRjw6LhamMoHDsa4Daw4ZkcmEF3YOvz1zjtTSw30poTWeFC9f0BmWIBESFwig/xJJIgS7hDo6",
+	"cZIh3uVz3Y18jo904/hzD6sDdhJ9tmYsTqhNdzUzMLQjLdI3lBbHF6Y04Ts2MgzRSkdiNhMcc+gTWUax",
+	"gboVHmY/rqklRJNISiRdYrX0Jelw0bJNoa3KgdutppSTRIWEC4P4bpcR7QLFevsvYT5vVKrHGLmqibqJ",
+	"d+43i2S3U8r0ffv+zeu3R6UKIaaAh96O1qR9n3Wsug4UsOlbBP+zmUcimsl/S7X/reZUV0zmaeO9+K2Y",
+	"TKBIyC+r3D9SVd/f3QDL6kaId5QvzRjlryS7TL2+4PDnDyVJBqVB21n7qkReLP6zkYKFr4IwamY1+EIU",
+	"Ps4CWALCBmmHmJ3G0h9hdeWIdKoWpVK8janBjIdwRwtTHBUe0wWVJMs5R1ZTvkfoq+p8ziC8JTq/uDm7",
+	"urq9vDk7jfycfi34TIMFoDSg1D4rcO6mVE7Rk1fX/L7HRaxbFhsMcHbBrTLq6ktf3V5obVPzq5P37y7f",
+	"nulhhiTSCin+lz/+nRBtp41Afb74dJFMhn81WulgDC02OjeYplKZT208/ZZmP9yl9XY/s0O/W/xWa9lD",
+	"R/SWD+ECrzD2XWPCvzttVod0JeAh/oFCNQCn/5pSKyQynIh0LGa0/cUIcgt0qnWYJEbOaU6XO1xHCBUr",
+	"MjJhSmvQShDJGIEbZexxFgj9m/wtmXf1EmVMShYTRTNQzDTDmFGejDVD7ICqhiXeQmPrsNU/QgPffp/o",
+	"uWFhSUPL0gDYlgweULEqU1Y7V3rtJUageBUIi+KAgMJalCT0ChGG1puCyLvJnKUJ1z9jcUKAuK0XIPz/",
+	"2Xvz5baRdF/wVTIUM2GyB6YWy91dZHTcUMmyy9NedLRUnZ5yjZEiUiSuQCQbCUjmcVTE/DUPMA8xD3ae",
+	"5EZ+S2YCBCjKFr1UKaKjyyLBRK5ffuvv1845ivmBiCsMpDzIUvhIFGqsi8T0HSUbvQPyVkC4guliUgPE",
+	"ZiaXczPVpUBoBxfInWhgBiLwh2hJkYY5fGSQLA/WOkJBH/94cPjP8+MBKfec6emwq6OOSlaXEVmnjnwk",
+	"YMTAL4hbc4ZWAlgpMzWeyjw1MyZdPP2PVynxr3p0fkAedpQs80JPCjlDgiGFnAolIk9xlWn84z+P/vMw",
+	"9j4I52Ez6X8pMHrYJeG6XShptFXXAYX+RhaJ4ctV8T3Nc1NA1ayLwJHOz7eQtJtTzctg5zMgLF+piPka",
+	"3pddnnE6/xsX4SBGuqti+SqXBguSvywCxp1RVL8JNNQLXrolWd5QKrdJV+jSLTE8YB9RgaAfy1xM5bWK",
+	"lvx1q1WqU2rpi+ypsjJdykE4qm/dldbuD3Nr4hWcdVYb+UO7nWIHSRIsM9yEzFXqmSZTg66bmjsWKSnQ",
+	"sdNNThpZ+2KmTSl2xYv0R6KycexQJA3RH1Q63qo+qhG5ugl1ae6lE7D2wk3pXk6Y4RTMiZlM1AiIAJBH",
+	"gCoQjs9XcLTS045IdjxV4yvURupKgY9Ugl4Aorfpc6hPKdsKXldAdYPU+hFmSQE6vB2+2N99slpe47IG",
+	"8nqdKGa4MPXjhb3ZGm5dABFIi6HwRQOYNK5OpEDanTjDD7HKDWD/2d6sulWirSaT4dZwd+dvT/62v/v3",
+	"vf0lKRQcs3VhefEXpDRS1rlVVgfinJwKKdW87I/8aTNlmmVNzacDr+9LaTvPdK5uUXXSPyyI3nelTTnU",
+	"vW5tqgND5G0e7NjOjdqabvqltuHqLfiQ1Nmafb1qI9wtCRF/CDCfK6SjI4pfqZ/XZGND+wJGedGT4OuQ",
+	"xXiaXqsh8EiBt2NA5O4xuiYoBAV/UAzKPpDZJ8IYlX0RUbX1I/ZpO3bZZ6lhwztm3uW0ZPfOY2wiTegF",
+	"pSwGk/+KR+BdICdRosfVDKOiSPcDNnypHQdfqozoKc8ADWx/q++CUB0LtcjOW4Gm/lMOpJ31T1CpOi8E",
+	"O9+2h0SWahtsmezl3RHLspTjqZ3KETSSy5n6x7utVSvxbiuueY6X+vlwI329G4n25NcQRWQPge34qe13",
+	"srGAaeX1PE7AIPBmYnAzoYOVzTLqljXMxIW6tFaYrIWy8afDuhZJnthCzTM5Vg3HLXk6y0LmBll1RU9m",
+	"mTV6KSWijwA2gVOz3tZqb2ctoAWZckWVGyTAUzwgZM5V6LDE7JdMT9qZdQFRN/ixHXvNDz1yaNgILgc9",
+	"TcjxrPJE9DIMT8qJTPMwIgeyPUCj8xm5s6bb1TtbgVr2RhWKCNjtg5B0UvfPkqMYvAo3wH3ofhjI7SXo",
+	"jiul5qaxZDUAVyzVVNLvjqT+ZshckeYK74SphDoi7r7gnvhPuLppCZ9TQE5Snhhkx0QObeOIAnJB3gHa",
+	"NqK8ScdqIA68r/jk9IwAhshoJwJe+OowBuJdkdjt2OtwG/sYKUgG5FwfLe8xAmwM/NF2f/GZCXYesCdf",
+	"VkZRzGV/ZyeIqPoVRY+MKpruEMj4aPg3elhRqzNIKs3VMHTG2ElyfaVQiQu4QN+r+aSQiepjnJpY/ZmN",
+	"QQe8ulep3czkyddF4MjvUxUY2I9trpn71R5oeJ+jzQdI7mmyNXwSBYDuJ+6cU/+e1FecJeb66O63G6du",
+	"xYzfq+1vfbBav6KOcELLtFYQgPlE18otuVKLKORoQabw1MwzuSBqFga0rUU4A9ZSD2l8pRYDcei4R8ED",
+	"KqQoC6VEzyjFoGf82+2P9g2/b4+naZYUKo/7QxEXWpf/KItKxRAHDqJm9hvCXPYEp3iKrb2QaxIb3Pwj",
+	"I6BldGMbCO6J+AWQ9oP5c5Bcy3ysEuJPPS/TDBJRYyFnGgveZv0RdelSZma5T82OTOW1AoyeQuVle9jE",
+	"T9BtySgxTMOwMQN8dfEwYX5HIsYODlv7RrIduzUS8sKovBwKmWW2j04qQUC2Nf3EvrnNhLjQOlOAVrXJ",
+	"tBCassWq2I8f7UNWyOqskNaDXM+/PgwfWZEt4klR3W7E/FjAJoBbnSKJnHAmDcNF3hRpCdnY4vDtmyYh",
+	"6tsc0Do+WGWYyszDOBKQPRcTlQwhgoRvs0JAJolKIv9D/AZ4+LEf46qwZ4ByrjDLwfUwzVE5TA2TFUVE",
+	"H2BbsXoCpglb3dxqVF6OkkrKszAQr1UxgQ7kpQ6YmqOQplkXTS5o4vMF0hrjyGx2mzy7kdjfeYL4lyDx",
+	"IMcESGPtbOBkyVIk6eWltQZArXKuGMjtgzS3BeSlQV1dVUByj+2xmVuTpxefHJ2evT84fgnY3tR/Yf84",
+	"dtm5FNyKGJ1qXuhSjUHfzdIrhWosxAIvFrZzOn9MfNr7O7vb+ztP+l15CnziN1S/x81/neq9+tuTW0r4",
+	"3J56iIJtKLdCFyhNAjG2QhYuKVqkxqxZw2dlSfMKD5AY4GtM3+dzxlgZkLJlFUAoYPnLX/7yl7g13BCc",
+	"nbt5dfiHb+yd/0Uu9Fsuc/DcWNn7ELu4b9CZ5gyvvvzbPHynXN/tkWHsX3RXwj0ZFiD13M4W//3//n9w",
+	"UZEiIDMo/ZMC/dF9qOkJPHNDOjkuTRqqfyAhRBoo2fFJH03T4qN96+8xJiSml5B0DcYuOkN6+zs7HM7g",
+	"zjt33kVh71pAH7NXa2zPn704Y3wM7z6goIDOyhkWycOXNQU9k+MrY9+134+c3wjyyhH35i0TxcPAA2Qc",
+	"ugGWnZcRak11kmnbpFWqSpUDehN0BNUxnDpk1Uy8wzLYBIBRmSuKveS6TC9TlYCvqq7p3EyBoJPHVsft",
+	"bkw/AnU7YuyaJoQ2l1eGcqWwfJoVhDblwHjp9pJ27WeLuM1pFwTE+ZW0i9tkK2amcmlZPlEPnJxUmLT7",
+	"dJ3xmGo+B9fHa5Wk8szaw18bakhROa3MSAzry9A0kyWc50/QbZyLZi2nEnpdAvdDvRtpvuy/aLiRRC/+",
+	"9bcYbSGRKXlZx3P0TTEIf+4Vp0TEzqEUgPCC9tRA3++4LTgOZeXplFQybx1iaaZttTLkdgZ9bZWzZ3HI",
+	"8/e1vSSNpXlQrO4bZGfJ/YirvkK5+rwLrN0x8xqg9CDCBUciOIzcKZeyqnPVVLmiGggsOYrxHGcZxkmp",
+	"lYE4gHwE9OT4M02xFa5UkLTzgnc6inBXk34kx1PfxFQal1mMpYzguGHdBbzKFOcbL8aZMsOlDkATlNOM",
+	"P6cKd+wc9MT9gthEKFgl8zE43RlI8AfRS5QdqEipwJISjmvsxl6g4Ou84Nz+CP/6PW6XZJGfFpB58HA3",
+	"hqFMklbJskFPCb3mIEm+mruER9oh28ItWt/k6rtxomw8jPWnU4pQPC1dfJ+jBPFZXp3obF+LrnF4tS+0",
+	"8Gce1YwZyOrU3h2F1uVIXOhyGkrsZXczb3X0ic8kkjMEMrlNwqBgaUpojJcvSedu2YP0hbVD+ZlmWPSx",
+	"/TS7wxuu3aIWsdoCMsn3J0cHz7hwei7LqQ9cjal/dXEVRrJm8sMrlU/K6dZw7+lTQG7mv3e/LOjhXQVd",
+	"x+o/qHT3mC4OwkM2tuCnCA9UCNayn0jTWcdq0gXToaCtZAXInUwlfNfXNZQCn/UxztK377mmjnac0EDZ",
+	"tKvzcCQ36L6e85a585HEXXzrkbRKOUdtZBDiPW8eMV0EnuH9lfv8ZalmG/UFwBzAWzq2qO3pw768931Z",
+	"y61IcZU3Y/vfjtdil9/7CdpiOD9TJCUI5GC+MJUk2wE8MsIqQYjfUZZFelHZHzRDJ+tHSyLh0rsjTzW+",
+	"HM6IP3rd1bYRCZ0lP2PMKFc38K/fYwIRUeNCAWqauQoiHDlHMkx3vKMn3R+PjCC4a5Gra1WIKgemUYh7",
+	"2I7222MZtawOiGvU0zo+JbaxKXse9iBRSX1hO/5WmURJN39I2fQ95kecdsi0R5TE9emX7jb+foUB7cLL",
+	"4Qsx/aHU4KKjlDJ06WmkzwN6JzTWqP4g5WqAXK2UNpTTj8LCSYeBOOgQZSNu7P4lQaGWZcEXvCm+slIS",
+	"xCVhIh6UlHtNJL+7muKPMnyxDZxr3XgjPvTADv4QbJfamGcyp2RqgieXJeKTR872dNC67nQYIUkm5El6",
+	"nSaVzIAGzoie0VgdRIfSyofK2O9rWNRDPPiROD38yf4HwFIRsASriOi5BlxZOJiZTNRAAE4g5leqfEzp",
+	"GpR8MURWOlaMYAhc/YralWs4167dAOc01/Vk2AN74hQgKCLPHOM5YiWZazs1iGiiEocilS2WKuiCLBFI",
+	"jKeSW30p7KJEIt7f2YkhmRS6g0tj1SKDGlVPutmCr8hzAGUi3qFIelS/BvkGr4pq00m9S6GBBU07Tx9O",
+	"lpU9aV4FRViFsnLZLh7Yf5Qml9olh5yVbGGlMmaSOqTIkc8KbgBHUs4LaHyUI7MamwU6iMdkQ2ra80yp",
+	"8hkt7JdW1ODlh7hA3YHk4Dg8BFW+P93uNeXmu0qvqc6SpauBZcsdrgfER1wvUaT2LvJoc38kel6cdOvF",
+	"tUMR94ctbTTrcS5UBpU8GmCocU4Yd5Hi3Y7qglIUMf9u5PMBQ49mqTV4Wmvv8X0GaxGkoQIcc+KXxNLY",
+	"AFeNEB7rfbeij3oWgEF61i3Ed8zH/GnY91rr1gaPRKKyFPImbbvqQ1lIOLS5ykwbrGUAUMkhdqwlDhvW",
+	"mTIDcUrGtpeauOYqQX5ylseh4g5yPagAaApv21ah3HVaaqHy67TQ+QyrNYoUy7vRbe1UxJnoxR/fbdmL",
+	"4Si/frc1FO+2jp69OHp/enR4cnT2HuEQ3v7y5ugEERHok5dnR6/xg3dbv1utvbWR44PT01/enjyjH52f",
+	"civ2R/2BOIL5BbhSYAvjDCbbSaglLm80zY1pkgWEC18oof5dyWz1rYMNBdfOJsV//e5pkf+tYuLPwmFx",
+	"hBiw9VNEmbH1pa0LsTuIUauMdSvZh3o2l8yj5USkKyN3MjRPqGIx1LmcfuV46GfySjVogpBZecbK/Cxy",
+	"RUiucIs0SquLGaK+cHk/F4Y0UisNZzKXE5VYnbL5IPEdREJdq5xZKNIw1bgsqnIKQteqkFdpngyXIXSj",
+	"ujSMnKiDKUBB1kPcGRGDBIr79dtPGif3uI+Yt42SaaavrVYYVLeC2cBCM5CF9OyI8Q+DGJ4rzcTsTPAy",
+	"oOijGRqIn3329xjXmNPo04LzwaGuthefQZEsOBmwXlZS0T+IGKrM7LO45rxyM9U3QQEJWBA8CTwAo7Nr",
+	"cJOgW9ULZivf3W6zCoPdBxAfMWg3eGygEQHiexSNQLwjFUdacKcwoQrMkdgegoSOEcDhzqAmWdvVJjwN",
+	"lIvaXiAzyD1T/YE4yIzGTgxd0pfra0zgA3HkUvRlI0E/EpJLDEosiqAyAfgmVzdoLfpSPL67ohAH316R",
+	"kZBtugZtSUrJZ5DnsEavLk96uJMgM8TengnwySCcB7yCYbdbNZCpvFar7xMrYR6MmJpArEtTJxofSu/u",
+	"37VsxRAirDhrv0OpoIXAxVrzBi0LnW277d59j55UOcDQglbpnseL1PtHWe4kCjX5CzVNrfTXVQB9U3dc",
+	"MUBlkpo5kEAU/OBIJMqUac43FVy3kHNbpJNpaaUNOH96h2ev3h73UX0nWDQqDxY0QvTQoAx/e3wozg9Y",
+	"rAD6kMyDIUms0s4yVkSRgcfRPF0U+sZgurCo8kThdRvjU+aY0kRynTBCdDA9pJSboF3AXJpbOVlMYBXN",
+	"iPpmnAgN/Hq91zq5qAy7izrIPXHUb92ybixEVnuNO9BfPFxmu4F0P50izC9wIfMHR8wmuYhoQf6jUpV6",
+	"XmXZ54jQvbWW6AVe6vfo/6/yulQIRZYXVXUhawfdJl5B+HSLVgjgJbKUwL8HJj1Xit6jNB2IOBCngKAQ",
+	"01cxA7+gszq2UiruRyIGSg36lluuubRTqxWUhrg38IcRqmh1Og6o/IwvCi2TsTS2TSxVbbZaU/nQyz+i",
+	"dtlGqoxK+gPxzE8YmBShZMXfh9BoIK3RDYICVIx1SkZPoSbWvrC2Ed0NVnibvrPzqjxlt4TtHTc6EMy2",
+	"ZZfMKvc8iqX4AzQFCGkyw3uMIiOgyKOZhQYK7ZkYXUjEVgulJBAEZZ7PEM9iJFqRL9KcyoEbXH8znSjn",
+	"kqFrIXKFvjpXxhEMgoHJ5B6HZ69+OfGWs+2VohgFo40gBIgRuirHeqaGxOSPLQdga+HulDcwtlxj2vWF",
+	"THgA/i12JdFcyEWaI6chou3nOmyMdhNA5tcQ46hDIqbOxM6ExWvU2kfE82ctPtAi4oEAOWSGkJDD73Uz",
+	"RgtBa/7IOF8lhnkwJtTDi95RCBpMBO3bNdv3nGAemg+ODeZDan/WtHBHR5R6BGU29aEHW880+8Ynh6Zn",
+	"JPb3fsB5OVFlsXh8AE5CB6XnR/RvK8EDHjH/vkdGxPAtZoDHPC2ukGkknu7sBdJLkFsiYP90W64g4D6f",
+	"PlSfN/JyYEOPDEI0uvnguNnezg6OQZYiU5KKoZxgKXTJChnEP/0oeXOkOeQnWCUi7tSpIKtps/oUvOKb",
+	"1qXoegKUSwqRPmhUDxrVSo0KdrUwqmQt5xMUKnQRrYkf04gFRUthB0yDYERQkt7etcnBKNRIOM6E0b+0",
+	"HIg37M77+G6LnKvvtobi199+j9tLnJ/jQxuNSMArXtKQV9U3NyNlfzpS7eYEBDuPF2odODfGb8FWMPOd",
+	"Y5N+R9HN1woLGQbq0nJYV2DB/x0JKTi1TsT4XewhWGKV24HGosfYcfaWGAnAOQTnqwo0YZ2LKqfkjT4R",
+	"R7N790LZi9DUy9yC7/Vl7e5snI1AUfCHDsOZ+D5Wk6lymMDoKGeHMBcgoFkzDWrNo8scu41RD6ePxTjt",
+	"79khXlNiOd0H/OfD0A+NCdPs0b4olLzClxiOyxYQt2B3UrCGwTYipa8ySvQAjw9oFl38xjmb7aZN0fE9",
+	"k9mlLuza2xdAjINx4mq4ybb3iH9W45Gl3eXBetHEAXhgAJHz/nT4s337BUlKj7ze33dEeT9WaVY+TvP6",
+	"njZDEZuxzBRC3pHZF/tRW/vuw7x4nMl8EkyGiXgCEDAH0HdqHbNWZ6KyUtr2En2TG6hfjNkYNfZfM1VK",
+	"ay/HXaB4eIA35ayHxlECfCUtrS7m1xTxQAZGO+lBW/t+Qfhkc2Fbb66GzrT9kaSjQ+Bbh3hqaQexsuSR",
+	"clhdAjz1tLQn2mC0Fq6+hXc/WYOXbcyCbNJcoS2L8KKyeZWkZRjbc5E/9xRI834XqVUgBT4Hf9wDj2OD",
+	"AiTfLrNUrY8y/poausNxfWDC+oaYsNY5dtHtuXydhyrQFyEPY9RxZFrrJT9ns2/w0nmoSbjvwsn1duHd",
+	"qmDwl1TXsnRzkAR/T+X5JHzXylttGlkut887TVmW13KqgAulqPKRAHgzpjPl+iS8TC6RV6PhRG09Hcfc",
+	"6Q2eD/eOrlJ3+v7hSNz3kfC7qZEVfC+Hgzqxuj7YFeG5/QyeAAzVgTM/pOChIryl0wGuAIjc4DEAUxIq",
+	"9SB1FlWhun8LqV0QYUvO5ypPiBNCJglRFQXwlYTprnMFBXvN6Bvb4j4Hks3yYdDLtCQaIgxzhXnPoAZC",
+	"0TEGkrDWxcWMUEuEw13TEwFLxyWCJYWezzkURc9h+9BpnFM3z5DAEcSWMCRJRPmiB5kzaQmNGk4um9hR",
+	"GMriw1xBBIVHLqeupulrvKZ7aenauqEcTUzQhOgPf4KNE2QbLTiSYppGiBQSOzHOCEw+MW7ZuKkgPMJ9",
+	"MnIzCjxYIsbUa5pFzL5+jE2oJBZjXeW0RZ0rqLZfedZ7mDhT37Dnb06P3pxBUfoAHBQYaMm9FpNycgvQ",
+	"PI1WCGiI9zS1hJYa70BmryT/OIBdX3M7GT5hvOGDW8aUSiaeCYwcSlvtbB54omp8HuRj2xqCey3q4Pe4",
+	"f7cDT8dXcjmse7sJaY9B+VCU/m0UpetCqA+lAifs3a5JpwZmepKuSAw8+uCSQzHvF/yQ1ohxJSs9YCh1",
+	"UWlMd67xBJJaePbqNAwQ9346Ozs+Rfk3q8pKZvaJfkS5fYY9rPoKoNwcJAU4L3eDa8f2iIPJDaHkClul",
+	"uCl0PqklKye+Dv7V2xfPX9Xq4ANIDxqRTJJCGTNCRpa5PZi1okvbqXdb/9JV4T+2Ki09+25rFFYFAQ/+",
+	"3/YEUIqzYxhuHYdAJfOFztUjMxQX42IxR3o+Dwb6t73+QDzH0DqsIqfLV8AuO1eFH359CBh/Pzs8FnNl",
+	"H+CBxf/5+LkubmSRqMT+C5Jy0kkOlxxF1GRZWp3FF6zWK085WR/KfsY6ZxE9qRQEKmh0uiqteoGFaxVw",
+	"MIEa89T+xqhxVabXilecya2o86kRmQZ3PyRP4t6SY2gH1n9XzFKm19t9av9wrc90ofgbMRU9lyoRB7kS",
+	"cX9ECTj0Suw3Ua4jnSSoKtV4rIy5rDKcfzHOlKQyafrlI4PjG/mx2DW61MVEQ+nx3r6YBiqc/1kGyQ84",
+	"2QOPrDCwsvE1pJbGSFxMhyzmLP2wnLcOLc8P1Lg9e/s7u/3IynWIYkiuSIslDO79jN7Vg5cBsMNNEo9E",
+	"nCVyHlNJCVFsQgTLcWzha/sDcRi+D7YohWsojzesiw+ymVQ8FFIcH70m4oS4VB/K7XkmoWglNXbN1bzk",
+	"SmdM7NVzD5foRA2V9oH8WZJOzck9LvR1mqjCBBG3+OO7rTl/DmHgd1t25FYYvtuKxLstOxvvtn77Pe5z",
+	"HpDGYZpgLgbiF9hrOHUolpK0UONSB8RyqDQ7H2z86tnBsZ3/qshi0D7BZoDSBxDGMOG5dqUPtmOEcomV",
+	"GhDGa65naqgftQAaFqT4Tg1dASQqwLIYT5k8M7YfsxaLqdLw0Y/SWAPFiPgizZNnb2I6cBf2tvVimydl",
+	"RJRumcsEAuk2L9LrNFMTtBREPCl0NT/RmTIxsaByzx4ZAV8a0cuBf9PuaIwhYj2NqcZTPqEU2Q1LRWB0",
+	"veb88OTkOpDZGNnUN3kkzk9PDp71RygUM2kPML7CqBKr/GFIvp4Fu4il/L3z05PDn5AdFO9XyHriNMZg",
+	"U7jQor3PaMsElaXuTNdqnuxNRGcr02OZ0SmFiwCkZKmtkPc/sPJUV6Xtg391iGpgbyNjN0ivygs7ZKuQ",
+	"RFAGbDJ9g5zBcL6Ca9/+sCwqA/xh9ZoeuzM4QwzO8lNKfkTACsjWdKRkjQpdHExdGP9C6ZExn8oYhYIf",
+	"jZ8CQOniwCdnZ5IE66HcD2YNt9PIJWDS4YX0PG7byiKYHRC4oWCkcl4mWdltiWagArYZq+KVbdubFNGW",
+	"F6F3sA3ULJDgRJO+MUuEumysEdZijLzSkwkIyC9rgmwy++tM69cyX3C28WfbFZ8S+7LC0t4z9U1deeOj",
+	"oZqCDFBJf7h0wugZOk+5vhndcoTHMl8/yEZjbTdSScS7TvKlluubYaMTptQF5Z7WBklSk5heZZZ5u4Yv",
+	"QaAgWp4uvuxJwARf1CXoSLTnDKM9Ml3UKlFr09VrFVwBRWtNJgbisy6obghE2zHf1FRfYdRY54mxcmqq",
+	"ZAJOmY9bwSNt3lH4CTVHoxEFvGImF6gnq6QGWP1kZyUWdZqns2oWIk+neakmCtYe7GA1roq0XGwNf/2t",
+	"lgAGgw9M3nOzbPBq9PG2unqPckpyYvuTtEkwQ5HEMWAphyM7Ch6wBhOlkodU6a1i33bj/sLXJBntHeUN",
+	"k2xxLwFs3/afJpFQTwSuT+dGmqmySMdmrUiZP8/0Kw6IHRfaapyqMsLezYCSQdT8l7qYyVL0mHx+Z7Az",
+	"2HfukeCHRhXXCrD/zLiQc2CgJx9wocYqvQZzHGvme3NV1EuM+pFIUjMGo9975y8WSxgs6PWpCkAwqPvh",
+	"EzUvp6RfzmZpCQpxPoY4QP1tI3I9Z3Iier5+R5diAaxNedmPfPcNM50AXJtJE0o5NMoXg9pX1N3ZVmBL",
+	"c+Vd6JXx9N2uHwfHL31Zw8UiLBHNE/pZFEY/EkpiMyN3fXA9Kohu5cj66WZxe2sgDsEpU5A3QJgUciED",
+	"I2ReaHtkMaSC1L0A0lDz6I+pFcYbZ6U/vNcoYGAG4llVYDkxd0lXpf2Pr4vBEIa9M/Z2djywBYVwU+ba",
+	"BEFGjQzEL1ONUh32mrjUWaZvjIjnaT6Jh1YxdpIwR65xvIkCK9v+4tg+DhZfUVFBCFnbpGyLuF7Z9I+Z",
+	"zBNprzGqpQqawVxYiYyI9H6NLIdsWPJlww4PnMHaKbKS37/ZSi548WBcqMT2Q2amnWn0NUmCW4V5l/rd",
+	"ZFdoVW9Icny6BP4Uebriqg3mbuYmgKXl6cKUahaKSzijayb3188zpsvaT+yxXs70b0TQmvKjV4+k1ROy",
+	"AYUZJESIYwLGeNgHOlqVQR+FLNkXUFR5mc6U6MVmWpWJvslj2u9JauzZx9Cj7fgj+HFMUVl+DJzJ4PDU",
+	"pD1YWTABTydsc9/uhSpvlAqeN+2VCG9sz+mG22g9ArxoVRlCbQ5JOZbm6s9VjtA1CeFp4cVqnpftj/Af",
+	"Ss4xqoRLcFWC5wllEdQuDnd9et2VqFITA960HMrj0iS2l/JcyZIJODAwCzoHUSqiReQBFGbu3kjLETSI",
+	"3nqkT7Wvfoyv9jUKRK/TemvDDynmMBAHVP031TdiZsU5FKU5GKKA4KO9sS4KApy9U1Ue2K6dUM+27p48",
+	"gg28TMynQgYHujxc71vDvSjQ6ve6JlA/Hme6Su6ep8p9BpWk6+C6V9Xm+yG16b7TTt08y44N7E5uu7RY",
+	"nZAKTAFWTQc/eLScHhJABrCd294N9mFaOTDROiE/hyxxg3j5YjQB5WIcEQiZALZmoq0Z7O5Vhn1S4zTh",
+	"FBtKYpFm6XVDEU/Lcv4efhuji13yUFiycYFzOCjUc1UC0VVdiP29PYRNFz371+4T+ktmOld9q6P+TzUu",
+	"yRViL3a4kKUo9A2kazH/yVLFV8Taq3jSj0i7mMrsmmPIPCJncVi9IQtXBDLCoR8jUFzRE81B716uaTCR",
+	"ePrhQyT2d/4eif29H+y/du3/PbH/tx+J//5//v8+KrxlkXKs5kKOr/TlJapSmBcFc8hgyDCFlMbE/fGL",
+	"mhpxZY0RH2IDnQpsQR+hcKn8/cgFocnKXcpjgsAZJjGxPIqpmozwCOI3P50c/Z9BehR3K00G4lRB+IDP",
+	"DsRUUHM/Pj+zM+Cuym3A1UviiLvnbixHWRk+Hn/GnWJVr8++UV6ls7RcB6r+9CqdbxamnsfSpeC9BTLS",
+	"ifIUbE1tA1fU3d2Y5i6LhxzZTVS8fv5VcredCsp/M6l8hdJKJxEcr5/8oo783NeyuLqLyovKromXVVl7",
+	"icBXAXqnLhiQs9TiQpFXygqdOjy+2+iIZFlAvPReFeJ+mNZbfxrdFzCIIDUnVx9KcZHp8ZXLzS8LJWc+",
+	"HRZfUfqniwquaRa3SzcqJF0YvGFALfQx7pahuZhz22UAaZqBqT4ijjEX1fbqBoh4U8pFTbzkWmQ6n6iC",
+	"ptv76yBJGZqRGeQiFEoaqFwlBGZ1464Y2Bf9z5D8uLNbZP/dYrqBKZAm9mjs7kW7T367s2Z/qjLMe/n0",
+	"WO3nWiU3aZbVj8qmDJTgrDVP50OW6reQpVrT1G67mmiv3OYZ8RDHazsUA3z7bswQr2xWGfodHXp8Tdtn",
+	"xwQLv4YpwLEABNZfAqmvoTnVkUZq6M2r8UbehI9u1svnX7Ta2dcyx38+5JH2aQi2dH3h1kIhaWtyaM1S",
+	"u03JlFbXMqskpkM2FEKDRTkEpj1LS/sUXIT2Qg+JgVzsC4NIkQOkQ5QMtPhlOZ5ixgEDgPhTQtjO8CBF",
+	"VNguh86WRTqZQAhLjscaHQSlFnE4xPflYq4AkrtQK4gtCKon6iS5F3FtquPhsvVJ6Ic8p49AuyjtrPUj",
+	"Edsed/wimHnGcUGI2pjnouOHbqoaPx7VcFTAAXBJgcdWJJUWkJQlJJSI8zm9yrgshZbgUjB19DbAlPWh",
+	"TGCqdNEc+Qpsk1o3b0E4QSgTCgtr0NrdfGCEJdcrpe/Z84NnARBiF+hIuJU2lK0XvgIP/5cuA6oN8i5i",
+	"/gF95I+CPtK6vCtur1atbBuP+FqpMcuqFuNjs19phfBqwrwtE/q5lLy0YBetGYgTK8OGIi6nhTL2Iokj",
+	"Eeuq1JeQpQ7wRLKU72m60iwtF/ZDdzXGA/EM+wt0evGNuphqfQX4Rf8uoU5CzWSaOWgj+DXB48UDgkUB",
+	"Yt5u6SR6KbJmdquQczm+khOuaSGqN4BKB9SwsBy/f7seeYwz/6W0SX5dV9Ehfj34osLhO4Iu8a6/riN0",
+	"53OLiShrnNraZrS/socAEFmnuoxD1c+ZUww/Bwk/oDeCUweLdzzXqX3U3iaQ0zMSMcQxrM6oEt8up7bC",
+	"04AmFLm6OAc95n/6vkxnKh6JuNSTSRY2FOqmSx3Eh9jTZ/UDK4fenD0/fBU51Aos+rr9bJ3ZSfpSJwtf",
+	"1nGuYLm+dbtsDeOqpBm92xb/WDM17gSY1eFFCCCz2IQCls8a19wIuT313LClBnE3VubfnD1/9ipUQ9dG",
+	"B8KOL6mn95NU/KamiV+rYqpkee/YWN0q5R8UIeubALy6q6YX3fFW4CbvBHT1+ft4w5bOw1a8b3yfu+/D",
+	"u8YP/e9XhxGJJovQe1TmkuOAP1BJzquD1AxAq4EwklUeYmDAIGEfO/ohpHwzXEtJPotakKruBxI9zE2w",
+	"bTqsW9s0q3buQ/QHJVyrfpMaRQwW+uJ/qrG9k9CdhO2yb4whU+CtA3HoS7EleZPIdZSlV4oMihpFQlTj",
+	"NvDQyIVLv/WQj6tdLwehsEfuDXIV2ZudKagxJR4SZlgPXJYc1Tz58j6ac3jp9+OjkQDulOsbkZoHJ813",
+	"6KTBDXdvTpoWTXibxcxaRmDgNm9GAEzEpfJMatlgLHY/7pPvAjI0QGUGZDCKybViAXYDSzWNrkPqzZdS",
+	"Jeh9q8JkPEEPisQ9e0Lqx6JtT25cqWiN4x0kAMVCm7vZqSFFqKGKJDwX6H0gByfH1ejXZiBeLns7TSP6",
+	"RRGooKfE/U2tvV8KUUVNbgB/wgc1miRAZNGM7o7BolGnYtBwSyEotDONHfUihIHUB+BpRoakbuVh6eTL",
+	"JGk5iF8iUoNv+voBGx7yarmDacZJ8hCn+S5VgIOkPd6uG+LvXpWB7Y8sMdZ2lzl5xz10PCkknjB+HWgQ",
+	"Vmjwwx4zgRxAore/szP0Fg2aUMfnZyReVFkXnv3RKr0hYKFex58WypL7catRi8KgYZZ/ES9bKAAe/Gob",
+	"86t1XfSf51lzi9ca6fz03d5wuX3WVt/UlfWwS+/b5Xanvfm5ivHttSy0DZrFBBTbXssUpWeNoIh5mJZe",
+	"KMDUADqusKacnHTupzJLr1TkLM9W4/KYHt7kCXnJQ3Av6zgffqw8hj9VtuXy8IN97OYuUHjose1MT7Y/",
+	"OlXm1r2V6Ym9pSFN1w5Hjj05frD3avtMMmA2ZeDFWZpfoSc305MY0Cl4bBGPBMlByMmDRSWtkr19e04U",
+	"785XerJceAYA2HNZTj3+NfznFhwmZIANkZgcSsUmi8+CkXSjfUWwJoBLDUAzpZoPHgR/B+W5kgmkRvIe",
+	"tRO45nn5eKvaH6IOLB1L3Na5I+IOsDpG4vifL05etwe+05KpjV2TdT4pFuZQKxRw7PQCi4CfQTIpIkeG",
+	"32PzFwpSV12fdUEnMBmIg2QGeWh5tlhNuD1s5+hmRm/8nef0bqsgsvNHa/Dtnt1WY4Z6Lcbm+j1iPVFh",
+	"2L1ZLryPfM3Z4I/liFgHJvLHyiy+vhCBGmpmhggP+W2ixG672y7bao5s+oksZQB2NVUyI3ixFICYSofx",
+	"TMhXA/FGqcR48KmvAzm1BDPFPPyI6ywwvcxDAgegcDMki4XSfHjAw3YVgJtcFukcQNXnkDdEJacyM5oG",
+	"2wVpCcEVHB1OZCygknRJBsESbZRjohvbimHQbOfnXxbh6jPPRgc4FsTVhbWycmVWA2P5XOmO+IGpIaTT",
+	"hfY/UAv9Bx3EmHEB60bNkA8qhH6pAPdCjq8muKvC8mXKRRsRUe9UuaLXQ22lfolZxvyGsczFhfJargM4",
+	"gsQB6ZFKgdHrFHz7Hi6vSCfT0gyFXPeKhQO1/hXbsr9pJjDp+HOKcxGYEW5tVqb8vexuwfVvP5KXZPZ9",
+	"JQYY2t8YxkhusTipahOxCh/iCJtEh/7ca39vrWV5gfL3/jSFl2zRNgTSbWoCPLztW+1SGaxQfHHUkIn+",
+	"dyQOmx6eHpzMiKqQrRyqE19jHLKochKVaQFhCQLn7I8QLR/FWLt/6IB78AVKKZbe1XFovTKw5PEitOq6",
+	"VfiNH+jv7CSErqq2RVjvRDh9u/NEnIVXcykzPakUJxfQ5wAywqqWvb+LKo/wogbyg1gX6STNY/wozfvW",
+	"Gm44VKWzxvzj9Ek/LKiHFD6oDq1X1jOaMZaruAEwNQqGNYjkEFIf3JgKyK6nJ5BUpL3ey9n8PV2wWlQ7",
+	"59Ey0WofUb3ERJWM+kuqSFkW6UWFFMG6mAGorRE9Oz4H+hUJQiyPxEx+wH9kYHxHyPUIGMvzTC7ewGyA",
+	"0ZCWC/s4WRiIWop6kIYp4YJiSK6IBWEyujc6FhCuahMzAJgfCvVBjstsgaBqgZTk0Cv5c2JhpvrGEJUl",
+	"TRnVcAZs3Dj9jv6Cpp/CtzjhBEPsMlmtzHTU4QygOhQxPhAj8DMOtfY7261+oM65Ij9Evgeo6Syd2W0U",
+	"459nrn4P52omP5yqPHmF8NNxSNPpGouxNI6+bHIVihiqz/k94P+F6hMNzkbgbtSXzn0VeGVhx2NZ9EAc",
+	"NI553cPEyDm4AAiLRZUgrbeKjwi4W2UlaeLbPGuUUaYGut7FhAjuobX1VWj4zP7k99+j5rtf5uOsSlR4",
+	"eB+1FmZ29QUf/QRWxo2HY+5SrvhHuz3vtWCRt6azGcmYDKXPLSAwge3VaTl72t6lCI0ANMaLBZ/LKNCS",
+	"gihML6bVR9gX//vzk1ckcvxnP+PVFgP+YV5aA92hP7r3IkfaVAGrRzIQSOs1qwxR/olpWc6tjLD/NeL8",
+	"5JWTvchAkqP5CQyKgGrJ2f/9kYjpdiV6L1kqU8Z1TxeiOxQqU9IA1MQ8zVGYB51EH5lx3GrI7mWbuVIL",
+	"kCj1eaGH/6kWhmAcsarT6tGJ+oBqNfnymTqRkCMAotS2LdE5Abx3zLHCuopjeqNrSZYwMb3wmULN1OxC",
+	"Ef/eNJ1MARID3s9Kxxzoed0wz09eAaLaPM3J9YZRjDb/JqZYZfpGFa45u31Ko7LLIY4X0Cdxe+L++R/g",
+	"MHymb/JJIROFag2CzrlXsOex9mQcAa5m5EId/MrU2N7mKgnQMsG3AwUcCf9e9I7/+eL8WPxycPLm5ZsX",
+	"kYjfbbkv320NwQUa979kiMOo8iT0l2wiL9O/4N69KCtDH8Ge8ix+9xb+qB9M/4Jv3fHyPcJg8OR2XBu3",
+	"GGuFAp9YJ7kQw5l7PGaQSVaiG8/GN7ZKjWDcf9F7fnr29hiNgUI9TvO0TGWWGgq3YtGWc6Dnvh1yWwxd",
+	"aIB1cqtSqpz56fRc5SrhMvfTs4OTM7vPboq0LO0Rx6iMoLFR/OK/VKEjf38jEzwCTaWF41EwjwiHIhGX",
+	"mZwYYawwZ8uAHiq4wquHoV5h5KUCmUMsjgfHLzGq4ZgHHSzVTM9UXjIzApCyAhmVnz3QtrF7dVggQl2r",
+	"8y3g8uzt7PjsDqbqoogTZoG433DkyTNAAe8I03NFyEhI1YE6LwudxY5aan1/t86Vl7WuBBEkrem3AlLC",
+	"Prw/SXdCcxgM/V7kG7c7lUZcqEmV/1kymHjggQqzMkrEp2VNwEN+3F7q1h5jTRSO9/mxP6F2v7pjvFSk",
+	"tRo65pQb2aSXk1/SVVN1kGV+NH+q/DcTTL/bOO6zlr2zTZw0nffTM/ze1OSzD/HF/NF7olgtgo+APIRd",
+	"T4CmDzmWVm81ZIbZO2BUo6p370BkjGDLMUMTYf6WSEsmx4U2xt9FiKJPd8xA/MJ87qeHPx3+FPK5DwSO",
+	"DRmxmJsneD9yFJqBOCd3Dn817GAQwSZ4vn8Ez96G1Fp+CQL7MgHmF4wN8vuBAqlLTXVzmRo3wQ8QvF9f",
+	"p6VDbc8drxClOIN7P1lbeuAxW8Gc+dVkB8iCQHislgTQUcyicerppwsCbOFBDrTKAZbMD2Lgq4sBPJ6f",
+	"LwU+Bqf29vx5gITzrHpBdVLSCac/UU6zvDsjF/3wZbJhchTu4C2H4KF26b5rl4zfGp+wYT9RBf4sVZa0",
+	"VMw35wuH3C1Ok0Uz7TYl9tydnvXU0m/+/DyolN+WaviJp+pTVMNNqni3npO61vYHOiZ/UI3rm9Kc1j0k",
+	"yXYpzVV3fDpkeGAupmHwnsTRgpdTWQLCLWRVQNqWI3zyRA+YE2OtGeAXT0uD4dSiykU5LXQ1wRysGgUj",
+	"gkUnRvQkcz2OdZFgrNS+6M1Ph29fO14+j11XzS6ARzAvPRYuJYqb/kC8LCmcb1wu+SMP/0AMgnXsO9c2",
+	"ZxkhsIwhlgnOGvKJRPZnfQct8fLN2dHJzwev/HlALltr6qFXNMYPYooSGNE7Pfzp4BkPrh+JC11OGxTR",
+	"o9BOxBmqcpcuz+GMvOMVXNRR3uja7wbiFebJ1xlxACQWZJ2bDOLwdIvraC/zRBjAJLSDR14vAYEqgJGo",
+	"wyovU3jZESI12IgaIGjzqDH+iIk5a3stRbZ+WOfUYEgJDX2fcEZ0nTiSxVyJ2E5fHHklKE+8Ly7cod59",
+	"TbDWyu09pm2sZ/5SStsASYzT+lVjN1gyECAWDNTmXuoCdycx5DMVRhPjKKL0RbeqDcwjjOX7/Eqf5iBr",
+	"p6yOjRTCIDW5L5z7MzDU4B3t/BcRBbhUca0S0YuPkokSh7pQcSTwj1MM/sX9bmaLopyeWUH1GTURlLQ1",
+	"/LhVFZn9D0zP1nBrWpbz4fb22F7MMhv+9a9/f7JtVG508Zj2Ekhb2hFcxshpacQnZu9nqpLZ8kSw0F+7",
+	"LFvDJztrB6PccFH6bjJRILWTvCOT/Yunl3uPdy+fjB/vq/3Lxz9cPn36eE/uXvxN/TB+kuzubEU1zGXH",
+	"y+f41Cgxamt5Zu5Aq7ZOgQe89oHM4w9D5sFb6ZZsOpI6a8EhjHWhRI+0hJrAQRkPfyCqo8s8yORCFSye",
+	"WCLxD5yEQl0ErlEuFrfKDGdzExFI5IVwZb+/qEp3ifQ5eVpmGeXaESYu4jfYFw4EzwBVegDxHI8M9C8s",
+	"bIJfTBEuDfID4kyPZTbVpowjq5qVeqwzpKaOXVrDwfHLR0bMNeZDxDOZy4maqbx8bz+LR1jZCdEsbj+m",
+	"F1BGIbcci3db77aANwT6iw2IvCKkCANGgYg51yHmclNcm8iXhJJvIYK3rdHJoV9o/Mo0M7KZlAUp7gbi",
+	"jRYz4AUjIjsOKa/msHNbcZ18Zhel5oRmTMGH16pEjKVRj9Pc3i1pmV6rbCF6p7oqp8DoEgkQq/Rvu0Uj",
+	"3of2K49ZE4lnqZlDmwWSaa+dM+0k/5Z/r5XsXw1Eg6Z3FRopT+pD1vLqWPuyPDKdNMqttt4vXECBdbtU",
+	"vwI4msBZVrueaYKHNQvKu0WcEWWlQDOjQ/RabJg+C4wCs0XBYGMtvIcWSi3zKkJa5ILJ3YZBrhkpiZE3",
+	"07yASQ0Wt0AaNxERO5Z5TxBX19NzdVPX1UcC7TIPC4KGwOnJzycvPGuL4z6GcWGymJsbYIURy1Zm1GlJ",
+	"2jnjPBlXKERSPc0n1ghjdsCW+pMe5qPBXmFGXHvjFDI3hBg0KXQ1N65qSOzu7OwM61S2lHVnpbLROqeU",
+	"OvjYLpERl4Xiciqo7/l3pSprGjGkidXdLiqz6LcXxPRmaZalbP6G3L1SzDUmPKMxM5MLcSNTqHwxU9s3",
+	"GQ6mNopRSPFqFGSL29+ioYXby/7dHyGEIwVfYdLtZUV3uanxfXlHHyZI1+vdRU9uKHV51GIZwszrYimt",
+	"D+aY8/r6jSPdWtc9rO3cANnE3uBWiQyLrwItJwSXulZFeplyEIFqKkw6yYFkO1EfIlHltmkysQPhtQQB",
+	"EGHmOOj9KDPiRslSPIKfYHIkYViw88M5Kci9kyYRQ12VWlzqLNM3dlf2Aq+AfXT7Y5r8Hg/FCat04EFh",
+	"nAGqv/sAHqVEiR1Q+XaDclVpdE47PNNcDNioYhXH/3zx8k0gQ0Tv+cHLV+cnR85fdSlTABViBkusCIMP",
+	"XXo+JCD1B4IrmrH6F10Fua6VdhSuauJKhZngaP3nWphqPF1a+552FQV9Xh/fKoElZ/aALWpASHs/+FRf",
+	"7iydnZF4urNXq3bxubMRQE0nAtJKC1pWzoawYyO9EuYcigughKLKcYNFSGKPmw08FsGYI1fdoYuwsMMK",
+	"Qud1oluhJ4nmnfZsuFC4crRafc8UUSvISEOwv4BLrKOeotRQ3WGXHRKDS42CHqopXEFMzyjVfnApGVl9",
+	"UOOqBIewf3tqrGY9haFwu9jGI2M16PTSXh7Ahc98GyVr1JAFSsnFKHqHjgoW6tMVu5TILImatZVGVAY5",
+	"WmHvCiMXID+16J2e/Pz8VZ9dX8NbMbzpFqOUZysPAjYU3BBq1v8mvFnCUZnV8XPJp0gqPJTrclZ6U+i6",
+	"9eu1YAm4b2Nwbpo6RzGJfv+iGAUiBHlxfnCfo5SyU2IFAOsb1grklH2wMB13HZiq4OWH6i6sXsb7Gse8",
+	"AKvVpdpDhlI1t502PmCgjAsts9/Uinx9eem0pwVslqCMSLw5e356tm3//5ldh2enx6dn2/b/nwU/okx/",
+	"0Cb1HDhwQgd2qJ2iBuZx2ZyfP5DjbWpYL9dNfas/uqtnHC4UjJHY+znNK10ZqykYec2Exp/hMxc9WQor",
+	"MvAihCNbSDOF1UtBlwC3gt3MQRTAXKVzDI58ssO9w4tL9sNtlnTs9CcHDCSXDsZq/QN+qSSUQS9rSl3W",
+	"MqpvdXs5r2bWeqKebP3WYR1/gksaTGmcGDCXl11jtaLwrYj91R87PNEmzVXohTZpXhmNaVPUZwT9+T1y",
+	"46m9OABE4Xsf9nEDx6kfdmUl0FC+xAN0J6fANw0zxBsycETD1VA+QBA9QBDd2QvOu8mDmSzLvPX842sB",
+	"E12ZpuxsKT+n4oZ6J1wdvNM9ht59TeApaPgFZdXWMq9hpML1N5WI0yiLMr2U45IKxzz+yyMj3p7i5V+M",
+	"p2mpxmVVqIhhRnJ1Y69WLjvmqrNc1bDo/IBiUqQHbP553ZHgk+HltVvEQSljIeFS+HgZrjlGFhomzu62",
+	"vWp1snWl1siFEVN900cjyVMA16pslwwmUzeYzC3mEjTRZTHZHt5SQ092VNRiSN1SGB+MI7C0dJZZBXAk",
+	"1re6bsG3+gJA6Msvux3hKoS2ksLuRbb03D5UHdvwAfdqo7hXTWG3psi9HfkqDE5epVbj9zWNIe5OHQAr",
+	"EmowGXCMLBIhNNyw3pY91g7OkrFLZJ7UzXZ8tAWSfyWiTxAC2zyCjXvZrYQCPH0wB39SVoHaHKy5Wz9y",
+	"rPZWyPTTpTTxHu4zgLlKjbjMKjOFmEpoQdvbRnHerP329OTn8zcug438vYhjEvItRUFOFXn4AWaZk+fi",
+	"Jhnc45dggsfeTh0J30FvbXtzXhqjSv849HURuTfg12Uhx1eUkWdtXKu+XKk5xKETNS/UGEJH09QezMVA",
+	"AK0OWpj1TDmAPg5H2rTmnZeMO7SU1weKDlTAXNaSJSjhjOAg4ZOen71gRutvjPyryD01xvBX4rGcITJv",
+	"Vru2Ouiv+jW0sSAw0V4IAL/s9Arclt+Mv3PMhvcFI3DKEbs094ODkjtjLqssW9wbaEpoQj6wXW2ORd57",
+	"UO4uHrdJjK11s6NBQTeu9zby3dtjutkgrRkCkIDvZ/p4lumFIPowr3c2LxdCFoVcsFlhd6ZWplatdttp",
+	"A2ogksl52YnSt/lTtyaC31JXuzDt8EErf78PeLvvj7a2oUB6z8TShg3O2DN1rTK7Bdc5ZIgg+xH/y9SO",
+	"tr01CV2c7uG0DlQdjKaMZ+eZl5eFMtNWzubACcMmd0GRLTqNntklVIogZx4Ot4P0udFVlmBKBPrpQY+Z",
+	"yDTvd92DuM2f4STeG/pXfToCwOnweru3Gw1e8ge+zu7s9Pwm7r+Ow9FxVtdgeoRlDpB3fbtw1Kikx6OD",
+	"tR+ZCI8mG6iFuk515c9Qv+12i4h12fYgWlWd/bmn6S4ws/CW1bcTTfnDzXTfpdZ33dufoe3cThKJ2+EW",
+	"rnVrQynj5XFwjkotMi3dKcrVB7q2Ik66qeFXY+xtQLeSYmuZ8nCIpZyJxtKS+MXwems7kKMVl2IrWGbj",
+	"kN0/mkjzfG0OJXP1PUkpj/d/T1qj++Ga/C4rWOAc31kCeU2Yrrk7AXHaH2EaJiJwZosh10owpoMEzxUd",
+	"RuOrIEpprtCVNZb5WGFOEfp6VCLiQ/4wjih3UcRhFMe+GV4cjwIvlIHqTs5dqruaTL8GvqnnLikmLchD",
+	"5xyIkMBbRwBNHePJo2WHoswFII6GFfU1QNCAaWycaUMRR9QzsFxZfUg5T4eKVHYG4g0lWY71bGZbgrS5",
+	"TJvyAbaTpT5v23t0uPGE3jdwp2v4T4fcaUdeC8LSkq3A7oTUoDWBO8O8JE+bAs5zE4XerRAco1T2EHlY",
+	"Q44oeIg1Smsi4sJ+ve4sWi4Ba5adRWFdGuQ+4smOoVAEC9WoWMHM1djnYwLHRa2GHoPYvlSapWjPl58E",
+	"JeV2ey1ayJ66Ssrs/H2JoBq8aGVpVbiSfzJk0trQb/MNu4DRmkeEmEFFT14YnVWlIrwLuC5qJERXiu7w",
+	"y/QDZoYY5Iyeq6IRTrICGgI9LqxlVG5b48cxfOW/xgxVDrlBZgyG0KjFRhQNCKrDaenYvn4yPnPvQqrt",
+	"rZuYX2c3ACUygjO8E2nX9a8xz3+u/R2uktvb/sPW3b1NMc21oh0x8A/FXFA2VnnJMVHQyFIF1idWYO3t",
+	"9CPO2CKNFjLIpzpzwM+JykoJHmZXd0BRUX2tCti/Y51lCivVICvmWmbgJsIYCb89NSj6cVBD8etvRAYF",
+	"n5qglZjQBBCnyb4BdUkCSjk9Ozh7eXr28vB0wK8LgFm4BAIVODDa1UzAlvf1R/2RmwwXR46Pz09eHL0/",
+	"OTp4NihUKdPcLoz5Cbsfi0QuTDvmoBsUPXvn+M0ru2YbBoRa6mTH7dOymE5Nb2ykh9rflX6wIKFh6jbG",
+	"2oe+oBT01hP/XBd4UjEzwZ9JAEIAAi1VpDoRvVmaV6UyfVEEQsK2bRV7KhewVww+R0WG1YzNH15xkgKm",
+	"lLM5FYakAe9OjK+LqRkjkvQ6TSgxk7/r7Tj7hprtD8SPupwKfxTgOIZc2Dv9kTBzOYaTCtTDGM+1z6WT",
+	"XDMjkHSQpDTySXqtclHeADkdjhNZil3wFujZkHetniHhZnMV0KhbqRO7ULdUTxzq2Uw+Nso+VNYWzKoW",
+	"XaUPpn6ndxH2e/gAK7tevnlxGnGVAWkRt4IJRLd1GCcVzGdaYroqJLkWrhWIi4kqukZDTaw5lN3oabT7",
+	"FOa1tCd0a7j1f/+6+/iH337defzDb3/pRcEf/b/8b1tfGCChtvqdUXA7dyaya0xU17VzCs6jiwXN7UMU",
+	"YmPSF5bhdtm7MJmerKVkZWlOIW6XT01ZI57MXE8mkMJd067AJgB/GtSTpzNrapPG5pUya0JfpfO4T/X6",
+	"McgvKlYm+Dx9Sb0AGBNW1ihphekOrIU9h1xSImoDdRB/N9YzKtiaqZkD1gNp/nRnZwefilyB4b54nf7Y",
+	"H1FOuYbvXImBkkWWIuyfCTAdXDlYpidYkBpnemJgupNBpgEAwscuk7QAdHI/m4UukdYvzYjTbDytTTup",
+	"iOjhi1+9ffHi5ZsXtuXnaaZO0/9SABUhL/S1Ejuix+1BrYIdmcwXdlzR0m8PYcbrHQA1kRL0uAN2PMGW",
+	"kGWtpVfqWpHXA/pgTR+igsvsV8YVYVzaYzMQB9COfRgAB2oJns6lTSvjZt9eaB/wHAV+b/Ko8mr0HYSP",
+	"T4GCG1NatVxXxVhRvb6v87CXIY4LqkLisS5UPBDPaZON9ewizdXQ/T4ScYYj7sH0wh9+9H27r63BHUMR",
+	"pC4wo5LK8QHrOBY9qn61c8Gt6ap0UEv20o6EdHYO0AHYw4JlFpeisMp/xKcLiAJRlfElD8CaBT/E3mBi",
+	"J/fA2in7Ozsxcdxh9TW6ctEBS8gRWJgpc50vZlwiCu4Eu9tx2nCC0Vdml6wyWACSiESBmBg2nbtiokr7",
+	"+iexHcJYZpkqmggUwDVsH9qF80NVoy0+5XZPwSs9OUL9/VPtlNtjrqdX6XxrWat4i7hafFq4uKe2zYHL",
+	"NyIHeqFi5wKv7ctOlQl2Yge6EtVi3lEVanQaZEdqaHPbTWz3dld/4Km1CXJfkchYoxt4v4jgHBG2VTqz",
+	"J/Jf//rXvx6/fv342TPx00/D16+Hp6eEp5lrcUl1K1AjhIXjT+y//yqSdJKWBgLb52eHosozK0MQjoOK",
+	"kHKhLy8hX7uy6p8R8f+xszfc2UF6ypPnh+LJkyc/iF68t7O3/3jn6eOd3bPdneHu0+H+3v8Vd4JiwdHp",
+	"WDffktjdGe7Y/w12dna27r54NGtU3+QmzEXySTRcsmjo6i2IijV6u7uyt5vUUO1W6iK+QhXEahAsqR4s",
+	"+U5d8qwmeqyGuCpiw7jNq1VIaa4IDyTVufkkHbEOWIh6H55QvHQI5k8RMnE32N0yBB/EkBl/b8kyDqnK",
+	"YSApuuiKCmOhVF/tQMXieVVMVEzOu7/u7AgTtbn81nDuRQIbEwbmPRaJTLOFnSc4ZVZkESxFzrhMDO0c",
+	"ibOXr48AnuL1wZvzAOu5P6KgeQPT0a85qVJW/7QaFxKQYDA8nqcJaER5ihFzF89Hl+Lp4U9Hz85fHZ0M",
+	"ZvLDe0a5Tt7b597LiXqfyIVB1yLq340BEq42ptR61bujxvLMvv3Ol7r91Rs5U/8BIm6Ny93+wJpQ6//i",
+	"jnrDJuWi7fztghHW8UEo3pKATtuNpSFuv4Yw3EYy8bXM6jBm4cQjeCcdyljToHZpG4Bm5czfPLFLCdVf",
+	"HkUebAc039yD8zlIz8KUQ7K1Qcb9g49qzOwr7Gx9ZGrd5Od8fzuUbpiFhwP6eQf0DDwUdiaD/cGwR3aJ",
+	"H47s7TUjKyfw1uP8cV3yrrqScwcKL0KUv/sZ2TSnCnRsBfz5gwf3vvPI196R25g+2Zm26WumCW+S3WOg",
+	"J6vSOCYLJUodJl4CqFisPqTloQY4QM7D9AmbzD9BOZ8EYZ5zeiHeOM4fZ4Q0Vy65cg49wFhVNbcf7u6w",
+	"ujvyCU+lvALrNZ9gibdLEfW9kPniRi7az9mI1fKW7CnCR5KlUDlF7NLSqOzSW8kuOxVdSwBwohIAHIP2",
+	"f2jBFoMffNNH2a3x7ZQG/ORD5dTXJCeAVRCyljy9UjoUcny1luIJT6qEoQXIGWRPWIHghTeqUKgm8rOt",
+	"5jcYy5qSlPFDsrwpBQ0Tme2Rz5tGt212Nej9GSEgHEEv14K+pwGxoxVS0TqB9uyX3Z5TRq37FO9poxtX",
+	"aZ509QIeXdthWpuSM9uXW7rAK53mNddzp1fSFal/sj95o2KMhr9KX27gZjxoyKs15FawkUDKHNS+XxI3",
+	"XbXU0Oz2R/gPfQRNb3+E/3jUl1b15bUsCBwOng7xTnqgvcT+k7N0piBNx+oh05RwTYXOHEC7NEaPUyKt",
+	"sLKIoqgyFwenZ8+O64yIUBlFrdvbH5BRvZLgYNBw4lJ/xKCw2jMqQs+HpI1QNZzv9bBdjXAP1A761udW",
+	"DLYAgUHvxzpRkZirwtr2j1Vu/05EL5bbFxAXBM46yH//3/eeX2Awo1VIgiyZS6CaCsUrrPPKDJiZ/MDC",
+	"ZO/p0zuL2zOCn6J8zdxL+3pv/K5b2Zu7yt57RHzBg8ZzShsf05lCmC6qmOd9dG/FgPi+NMQWetD+vmrd",
+	"PC0DgFO2COm1ZHQ1TyitslXOPleoqznAddNA/XtkmCcBLDzOqQwpHdFXj9GMZex5ghQkJ2ZPFwR/2XeI",
+	"mVZABzQLrQQLOIx4iR3hM4kRTH/UhIaXOb3M3x6QoMn4ueL4ny/Oj0MwyLkqeLSROD8++s9DhgZVmOES",
+	"wPBjCoWdMbCHJeXG8FT0GpCL+vISGQcQb5uetkZypojP0kpn8NhGwsjU0VZketLnaPZqHFIh3etxclID",
+	"aRjoJWiyAwxxmgPcflr/FqYAajYKYTPPj8UvBydvXr55Qd7nd1sJN26NASuP44E4oCSsOvDnTH44p42A",
+	"a2QIZN0uwd6+mOqKfOFAo+Cjift7P/Q/CRAVkE8jl0cQIilHXwUQtY1CIlqTQ4KQTfsroU1xAxO0KWUE",
+	"bYA6ZlnzwRUNwFJXGnsHwJcy04BQ76BMl49UtCYa7yjoen37AlsvFFgYZj/pNChrZ6VmQ1Ece2sIRYVO",
+	"r7nQOlMy37DVhIfmFPdt1/2P849bfCrN9wIY/geG5cZlg5zWZbDU4PZ3Zya8940q1iwStI+CCEGBnCaY",
+	"Y2g/tvs6hkv7QpfTPtNEKp+Dq3M1XHLtQNafc+2ETaXGJWZALQNUuUujoCLWPhYUO1R5+u9K1Z8biGNp",
+	"zA0gQ0ImKdynqJXYy/mNLoWk3C26jOJElvLxdapuYpA8ore/86TPYJvAemJcouGdCtY7khLO7ejXclbZ",
+	"7sGgKaibAvtyaGLttQsaMLn82XfsB2le/nUfHTTprJqFFhTVKqxMGWv0BfJqes0EmoYNiOPXRVfeGC39",
+	"VofJ99f9r+lOsku1ypUEG/nBgbTagVTRfmdxhPsfUI5aI1PK87VkDlTWbT+PM3GhMp1P4FIHBizCtmik",
+	"BturKtfwW1BB+gPxC3l3xPnpyeFPNedOh9bx9ia3vd4QfBC1juJ8wwhCJ25S2YrZCGasXzsIFyEF17eu",
+	"KnyP/NRY2bvQFfJXuXlvOW+1u3/bXnVrhYIu02uFqfic/w+3PNyS7RfciX14k4AR9gWrxDL29k9FqktT",
+	"vnrNP9r/f58mv2/PSUvqzg+wUlgCnyw/S0n14Abi8qpxVRQqB21nRKqSNYPRtjMaK3GQx9A1Q8wshZpn",
+	"cqzAA3JTaKvAUWPuSYil71K9CRSsAsMm0UpmepLmfDeMsxRc0cQv3nv19sXzVxB95I8yDU54Koqh+hfb",
+	"qjO79/d+AD0T6EkDaxBeFINZ7LoGpf5/2xMXCyhobMzURaGkm6OYP44d4DkwhmfpGJwL6t+VzOwtRpUH",
+	"rursSVstLlyCaeI6rT7IcZktcGY65tEqpoDmQbkTkL+QZQDODB6EUmUZFZOliUFMPrsuXG4z1UQAx7fq",
+	"rDKAqg7tQZcQjg9An0g2iCP4BXiKAO7J1C7yMM6yzk2Mlwir93eOeNgT4ZIoNgABSP1CgbxpGEBeWESM",
+	"UnnrZQ77GKZ6797udbelvqNr/c5RgE0ygJ1p/VrmC5oG85UuDzWuirRcbA1//a1Fm5Cwa6yM8oet82Lx",
+	"d0qmJxqvktYb5URd6ysXCHBQcV4eYMhgWcloEX9d2PHQA9vFU5I4nycm7ilu15CAeCS58spO2X2czoMu",
+	"OQuVqpDJ9pCOeX9a11GeLF1teG7aDkv9zH3cgt1/AFB2v/5m9xqwtrU6gjy7Lbiajat4muui3Iq2qiLb",
+	"Gm5Ny3I+3N7O9FhmU23K4d93/r4Lu5j60hrih+u2LIC8lunyLxZLZfwXCxFsdgDnIO/NgW1hqw0so4WT",
+	"OFUmQM0EUK1IIFhewq+tkxnjlwXXuSNPpzIhCztA2+VWEdKX7IYPOljrSEtHj3zNmb50FVAB+W/Q4zDl",
+	"M3gFZtm1Jx5wg1aY8r/NyNexBx+LXp1Tp++YAIgguFarHrz/lNtt6cOr9FrlUKnl4ECR1QjaDhvBur22",
+	"lQSEOBMCw0U0IQyFA03KsjbxAaLEcqM/LhEfOVg4iqXhQUutam2U3znpTAkzl/U9CHiOLW85rgooeGmn",
+	"WYK95SC9ZCkddQQTRVyo8sbqVog5PVMyR+7HBHFyZ2Bv5FA974PEjkjSIdEGXfUIu8u9PQ1I06KVPNz8",
+	"LnJRo+cfaMobtHDhcji6sqUXvwlfBa3lY08PU+sIvWAoCrvfhLqWWQVqp87rDMtYY7RAHF8GqfVs6/ac",
+	"5iqj2UpUll6rImDGLot0Qrg51P+wk6Zd4AAcgUvcSoRTDUzkZ88JmuX55HgAARGICzVN7dFrYE+GosW+",
+	"sqUzCAcRzCWPmxJg5+lcuXp/bB8TYIv2NxG8RMubfqlxnzKOYuSrX2Fr5iUJ0PCE4Se455unyWeKtIu1",
+	"ZRbWqEkFbyIXgnc8ajILR+WZKJfFljW4I3e3hjAR5NpxreAV2yJi5Piqmrtt7GtXazcMtRyJsSpog7nd",
+	"43KZeVePGEDa8ZcVyiqDfEStVNVFKJqxE1u///b7/woAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -1,6 +1,7 @@
 package impl
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,7 +9,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/edged/edged/db"
 	"github.com/edged/edged/gen"
 	"github.com/edged/edged/internal/audit"
 	"github.com/edged/edged/internal/auth"
@@ -16,29 +16,31 @@ import (
 	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/internal/router"
 	"github.com/edged/edged/internal/service"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
-// controlRequest is a control request as the dispatcher service's process
-// takes it (methods `write` and `operation`).
-type controlRequest struct {
-	Destination string                     `json:"destination"`
-	Name        string                     `json:"name,omitempty"`
-	Values      map[string]json.RawMessage `json:"values,omitempty"`
-	Operation   string                     `json:"operation,omitempty"`
-	Parameters  map[string]json.RawMessage `json:"parameters,omitempty"`
-	Caller      string                     `json:"caller"`
-}
-
-// rawValues returns the values as the JSON they arrived in, so numbers
-// keep every digit on their way to the device.
-func rawValues(in map[string]gen.ControlValue) (map[string]json.RawMessage, error) {
-	out := make(map[string]json.RawMessage, len(in))
+// controlValues returns the values as the dispatcher service takes them:
+// numbers as json.Number in the digits they arrived in, so they keep every
+// digit on their way to the device; strings; booleans.
+func controlValues(in map[string]gen.ControlValue) (map[string]any, error) {
+	out := make(map[string]any, len(in))
 	for k, v := range in {
 		b, err := v.MarshalJSON()
+		var x any
+		if err == nil {
+			dec := json.NewDecoder(bytes.NewReader(b))
+			dec.UseNumber()
+			err = dec.Decode(&x)
+		}
+		switch x.(type) {
+		case json.Number, string, bool:
+		default:
+			err = fmt.Errorf("%T", x)
+		}
 		if err != nil {
 			return nil, fault.Wrap(fault.Invalid, err, "value of %q is not a number, boolean or string", k)
 		}
-		out[k] = b
+		out[k] = x
 	}
 	return out, nil
 }
@@ -81,32 +83,45 @@ func (s *Server) auditRefused(ctx context.Context, source string, details dispat
 	}
 }
 
-// dispatch hands a control request to the running dispatcher service. A
-// request that cannot reach it (none runs) is audited here, since no
-// dispatcher sees it.
-func (s *Server) dispatch(ctx context.Context, method string, req controlRequest) (gen.ControlResults, error) {
-	body, err := json.Marshal(req)
-	if err != nil {
-		return gen.ControlResults{}, fmt.Errorf("control request: %w", err)
+// dispatch hands a control request to the running dispatcher service
+// (write or, when operation, an operation). A request that cannot reach it
+// (none runs) is audited here, since no dispatcher sees it.
+func (s *Server) dispatch(ctx context.Context, operation bool, req edgeplugin.ControlRequest) (gen.ControlResults, error) {
+	source := dispatch.AuditWrite
+	if operation {
+		source = dispatch.AuditOperation
 	}
-	out, err := s.services.Call(ctx, db.ServiceDispatcher, method, body)
+	details := dispatch.AuditDetails{Destination: req.Destination, Name: req.Name, Operation: req.Operation}
+	// A malformed request is refused as such whether or not a dispatcher
+	// runs, with the dispatcher's own checks.
+	if err := dispatch.Check(req, operation); err != nil {
+		s.auditRefused(ctx, source, details, err)
+		return gen.ControlResults{}, err
+	}
+	d, err := s.services.Dispatcher()
 	if errors.Is(err, service.ErrNotRunning) {
-		source := dispatch.AuditWrite
-		if method == "operation" {
-			source = dispatch.AuditOperation
-		}
-		s.auditRefused(ctx, source, dispatch.AuditDetails{Destination: req.Destination, Name: req.Name,
-			Operation: req.Operation}, err)
+		s.auditRefused(ctx, source, details, err)
 	}
 	if err != nil {
 		return gen.ControlResults{}, err
 	}
-	var res gen.ControlResults
-	if err := json.Unmarshal(out, &res); err != nil {
-		return gen.ControlResults{}, fmt.Errorf("answer of the dispatcher service: %w", err)
+	call := d.Write
+	if operation {
+		call = d.Operate
 	}
-	if res.Results == nil {
-		res.Results = []gen.ControlResult{}
+	out, err := call(ctx, req)
+	if err != nil {
+		return gen.ControlResults{}, err
+	}
+	res := gen.ControlResults{Results: make([]gen.ControlResult, len(out))}
+	for i, r := range out {
+		res.Results[i] = gen.ControlResult{Service: r.Service}
+		if r.Asset != "" {
+			res.Results[i].Asset = &out[i].Asset
+		}
+		if r.Error != "" {
+			res.Results[i].Error = &out[i].Error
+		}
 	}
 	return res, nil
 }
@@ -119,13 +134,13 @@ func (s *Server) ControlWrite(ctx context.Context, req gen.ControlWriteRequestOb
 		s.auditRefused(ctx, dispatch.AuditWrite, dispatch.AuditDetails{}, err)
 		return nil, err
 	}
-	values, err := rawValues(req.Body.Values)
+	values, err := controlValues(req.Body.Values)
 	if err != nil {
 		s.auditRefused(ctx, dispatch.AuditWrite, dispatch.AuditDetails{Destination: string(req.Body.Destination),
 			Name: valueOr(req.Body.Name, "")}, err)
 		return nil, err
 	}
-	res, err := s.dispatch(ctx, "write", controlRequest{Destination: string(req.Body.Destination), Name: valueOr(req.Body.Name, ""),
+	res, err := s.dispatch(ctx, false, edgeplugin.ControlRequest{Destination: string(req.Body.Destination), Name: valueOr(req.Body.Name, ""),
 		Values: values, Caller: callerName(ctx)})
 	if err != nil {
 		return nil, err
@@ -141,13 +156,13 @@ func (s *Server) ControlOperation(ctx context.Context, req gen.ControlOperationR
 		s.auditRefused(ctx, dispatch.AuditOperation, dispatch.AuditDetails{}, err)
 		return nil, err
 	}
-	params, err := rawValues(valueOr(req.Body.Parameters, nil))
+	params, err := controlValues(valueOr(req.Body.Parameters, nil))
 	if err != nil {
 		s.auditRefused(ctx, dispatch.AuditOperation, dispatch.AuditDetails{Destination: string(req.Body.Destination),
 			Name: valueOr(req.Body.Name, ""), Operation: req.Body.Operation}, err)
 		return nil, err
 	}
-	res, err := s.dispatch(ctx, "operation", controlRequest{Destination: string(req.Body.Destination), Name: valueOr(req.Body.Name, ""),
+	res, err := s.dispatch(ctx, true, edgeplugin.ControlRequest{Destination: string(req.Body.Destination), Name: valueOr(req.Body.Name, ""),
 		Operation: req.Body.Operation, Parameters: params, Caller: callerName(ctx)})
 	if err != nil {
 		return nil, err

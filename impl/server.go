@@ -13,6 +13,7 @@ import (
 	"github.com/edged/edged/gen"
 	"github.com/edged/edged/internal/asset"
 	"github.com/edged/edged/internal/audit"
+	"github.com/edged/edged/internal/catalogue"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/filter"
 	"github.com/edged/edged/internal/logging"
@@ -75,12 +76,14 @@ type Deps struct {
 	Tasks *scheduler.Scheduler
 	// Packages installs, updates and removes packages.
 	Packages *packages.Manager
-	History  *stats.History
-	Control  *system.Control
-	Logger   *slog.Logger
-	Version  string
-	SafeMode bool
-	Started  time.Time
+	// Catalogue lists the plugins services and filters are made of.
+	Catalogue *catalogue.Catalogue
+	History   *stats.History
+	Control   *system.Control
+	Logger    *slog.Logger
+	Version   string
+	SafeMode  bool
+	Started   time.Time
 	// Metrics exposes the Prometheus metrics; nil answers 501.
 	Metrics Exposer
 	// Logs holds the gateway's log lines; nil: none are kept.
@@ -109,6 +112,7 @@ type Server struct {
 	fleet         FleetConfig
 	tasks         *scheduler.Scheduler
 	packages      *packages.Manager
+	catalogue     *catalogue.Catalogue
 	history       *stats.History
 	control       *system.Control
 	log           *slog.Logger
@@ -143,6 +147,7 @@ func New(deps Deps) *Server {
 		assets:        deps.Assets,
 		services:      deps.Services,
 		packages:      deps.Packages,
+		catalogue:     deps.Catalogue,
 		north:         deps.North,
 		filters:       deps.Filters,
 		notifications: deps.Notifications,

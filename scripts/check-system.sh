@@ -42,6 +42,9 @@ if [ -z "$pgbin" ] || [ ! -x "$pgbin/initdb" ] || [ ! -x "$pgbin/pg_ctl" ] || [ 
 fi
 
 command -v openssl >/dev/null 2>&1 || missing+=("openssl (apt-get install openssl)")
+# docs/plugins.md's walkthrough, which the conformance suite runs as
+# written, talks to the gateway with curl.
+command -v curl >/dev/null 2>&1 || missing+=("curl (apt-get install curl)")
 # The brokers the protocol plugins are tested against, mosquitto's
 # command-line clients, which the conformance suite publishes and
 # subscribes with, the Prometheus server the metrics test starts, and the

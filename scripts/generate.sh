@@ -48,6 +48,8 @@ go tool oapi-codegen -config "$tmp/server.cfg.yaml" openapi.yaml
 mkdir -p "$out/clients/go/edgeclient"
 sed "s#^output:.*#output: $out/clients/go/edgeclient/client.gen.go#" clients/go/edgeclient/client.cfg.yaml > "$tmp/client.cfg.yaml"
 go tool oapi-codegen -config "$tmp/client.cfg.yaml" "$tmp/sdk.yaml"
+# The convenience Client's methods: each generated call through Check.
+sdkgen goclient -o "$out/clients/go/edgeclient/client.convenience.gen.go" "$out/clients/go/edgeclient/client.gen.go"
 
 # openapi-python-client writes a whole project; clients/python/tests and
 # clients/python/CHANGELOG.md are ours.

@@ -1,4 +1,4 @@
-module github.com/edged/edged/clients/go
+module github.com/edged/edged/clients/go/v2
 
 go 1.24.0
 

@@ -4,45 +4,33 @@
 // runs it as a plugin process of kind dispatcher (go-plugin over gRPC);
 // the engine is package internal/dispatch.
 //
-// The gateway calls the service (Service.Call), a JSON body each way:
+// The gateway calls the service's Write and Operate, the Dispatcher
+// service of the plugin contract (proto/edged/plugin/v1), with a
+// ControlRequest: destination "service", "asset" or "broadcast"; name the
+// service or asset (a broadcast write may name an asset every service is
+// given, a broadcast operation names nothing); values datapoint name to
+// number, string or boolean; parameters the operation's, by name; caller
+// the user, for the audit trail. The answer is a result per service, whose
+// error is set for a service that failed in a broadcast, which succeeds
+// when one service did. Errors carry the codes of their fault kinds
+// (internal/plugin/faultcode):
 //
-//	method     request                                             answer
-//	write      {destination, name, values, caller}                 {results: [{service, asset, error}]}
-//	operation  {destination, name, operation, parameters, caller}  {results: [{service, asset, error}]}
-//
-// destination is "service", "asset" or "broadcast"; name the service or
-// asset (a broadcast write may name an asset every service is given, a
-// broadcast operation names nothing); values datapoint name to number,
-// string or boolean; parameters the operation's, by name; caller the user,
-// for the audit trail. A result's error is set for a service that failed
-// in a broadcast, which succeeds when one service did. Errors carry these
-// codes:
-//
-//	CodeInvalid      malformed request, unknown method body field, or a service whose plugin cannot do it
+//	CodeInvalid      malformed request, or a service whose plugin cannot do it
 //	CodeNotFound     unknown service or asset, or no south service to broadcast to
 //	CodeConflict     service not running, asset of several services, no running service can do it
-//	CodeUnavailable  the service's queue is full, or the request waited too long in it
+//	CodeBusy         the service's queue is full
+//	CodeUnavailable  the request waited too long in the queue
 //	CodeFailed       the device or its transport failed, or did not answer in time
-//	CodeUnsupported  a method the dispatcher does not have
 //
-// The service calls the gateway (Host.Call):
-//
-//	method    request                                    answer
-//	services  (none)                                     [{name, plugin, running, writes, operates, assets}]
-//	write     {service, asset, values}                   {} once the device acknowledged
-//	operate   {service, operation, parameters}           {} once the device reported it done
-//	audit     {source, severity, details}                {}
-//
-// services lists the south services (running false for one configured but
-// not running; writes and operates whether its plugin supports control
-// writes and operations; assets those it ingests). The gateway's error
-// codes come back as: CodeInvalid and CodeUnsupported as an invalid
-// request, CodeNotFound, CodeConflict and CodeUnavailable as themselves,
-// CodeFailed as the device's failure; any other error of write or operate
-// is the device's or transport's too. Audit entries are CTLWR (write) and
-// CTLOP (operation), INFORMATION when the request succeeded and FAILURE
-// when it was refused or failed, with details {caller, destination, name,
-// values | operation, parameters, outcome, results, error}.
+// The service calls the gateway's Host: Services (the south services,
+// with whether each runs, whether its plugin supports control writes and
+// operations, and the assets it ingests), Write and Operate (which answer
+// once the device did), Audit. The gateway's errors come back as the
+// fault kinds of their codes; any other error of Write or Operate is the
+// device's or transport's. Audit entries are CTLWR (write) and CTLOP
+// (operation), INFORMATION when the request succeeded and FAILURE when it
+// was refused or failed, with details {caller, destination, name, values
+// | operation, parameters, outcome, results, error}.
 //
 // Requests to one service run one at a time in arrival order; the items
 // requestTimeout (seconds, from arrival to the device's answer) and
@@ -51,14 +39,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"log/slog"
-	"os"
-	"sync"
 
 	"github.com/edged/edged/internal/dispatch"
-	"github.com/edged/edged/internal/fault"
+	"github.com/edged/edged/internal/plugin/servicemain"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
@@ -66,7 +49,12 @@ import (
 var Version = "1.0.0"
 
 func main() {
-	edgeplugin.Serve(edgeplugin.Plugin{Info: Info(), NewService: func() edgeplugin.Service { return &service{} }})
+	edgeplugin.Serve(plugin())
+}
+
+// plugin is the service as the SDK serves it.
+func plugin() edgeplugin.Plugin {
+	return edgeplugin.Plugin{Info: Info(), NewDispatcher: func() edgeplugin.Dispatcher { return newService() }}
 }
 
 // Info describes the service.
@@ -83,10 +71,16 @@ func Info() edgeplugin.Info {
 	}
 }
 
-// service is the dispatcher inside its process.
+// service is the dispatcher inside its process. It keeps nothing between
+// runs: a request in flight when it stops is answered as failed by the
+// gateway.
 type service struct {
-	mu sync.Mutex // guards d
-	d  *dispatch.Dispatcher
+	servicemain.Stateless
+	d *servicemain.Slot[*dispatch.Dispatcher]
+}
+
+func newService() *service {
+	return &service{d: &servicemain.Slot[*dispatch.Dispatcher]{Service: "dispatcher"}}
 }
 
 func (s *service) Start(_ context.Context, st edgeplugin.Start, host edgeplugin.Host) error {
@@ -94,24 +88,33 @@ func (s *service) Start(_ context.Context, st edgeplugin.Start, host edgeplugin.
 	if err != nil {
 		return edgeplugin.Errorf(edgeplugin.CodeInvalid, "%w", err)
 	}
-	d := dispatch.New(dispatch.Options{Host: dispatch.NewJSONHost(host, kindOf), Timeout: timeout, QueueLength: queue,
-		Log: slog.New(slog.NewTextHandler(os.Stderr, nil))}) // the gateway logs what the process writes
-	s.mu.Lock()
-	s.d = d
-	s.mu.Unlock()
+	s.d.Swap(dispatch.New(dispatch.Options{Host: servicemain.Gateway{Host: host}, Timeout: timeout, QueueLength: queue,
+		Log: servicemain.Logger()}))
 	return nil
 }
 
-func (s *service) Call(ctx context.Context, method string, body []byte) ([]byte, error) {
-	s.mu.Lock()
-	d := s.d
-	s.mu.Unlock()
-	if d == nil {
-		return nil, edgeplugin.Errorf(edgeplugin.CodeUnavailable, "the dispatcher has not started")
-	}
-	out, err := d.Call(ctx, method, body)
+// Write runs a control write.
+func (s *service) Write(ctx context.Context, req edgeplugin.ControlRequest) ([]edgeplugin.ControlResult, error) {
+	return s.run(ctx, req, (*dispatch.Dispatcher).Write)
+}
+
+// Operate runs a control operation.
+func (s *service) Operate(ctx context.Context, req edgeplugin.ControlRequest) ([]edgeplugin.ControlResult, error) {
+	return s.run(ctx, req, (*dispatch.Dispatcher).Operate)
+}
+
+func (s *service) run(ctx context.Context, req edgeplugin.ControlRequest,
+	do func(*dispatch.Dispatcher, context.Context, dispatch.Request) ([]dispatch.Result, error)) ([]edgeplugin.ControlResult, error) {
+	d, err := s.d.Get()
 	if err != nil {
-		return nil, codeOf(err)
+		return nil, err
+	}
+	out, err := do(d, ctx, req)
+	if err != nil {
+		return nil, servicemain.Reply(err)
+	}
+	if out == nil {
+		out = []dispatch.Result{}
 	}
 	return out, nil
 }
@@ -121,68 +124,8 @@ func (s *service) Reconfigure(_ context.Context, cfg edgeplugin.Config) error {
 	if err != nil {
 		return edgeplugin.Errorf(edgeplugin.CodeInvalid, "%w", err)
 	}
-	s.mu.Lock()
-	d := s.d
-	s.mu.Unlock()
-	if d != nil {
+	if d, err := s.d.Get(); err == nil {
 		d.SetLimits(timeout, queue)
-	}
-	return nil
-}
-
-// State: the dispatcher keeps nothing between runs; a request in flight
-// when it stops is answered as failed by the gateway.
-func (s *service) State(context.Context) (json.RawMessage, error) { return nil, nil }
-
-// codes maps the engine's fault kinds to the contract's codes, one row
-// per kind it returns.
-var codes = []struct {
-	kind *fault.Kind
-	code edgeplugin.Code
-}{
-	{fault.Invalid, edgeplugin.CodeInvalid},
-	{fault.NotFound, edgeplugin.CodeNotFound},
-	{fault.Conflict, edgeplugin.CodeConflict},
-	{fault.TooMany, edgeplugin.CodeBusy},
-	{fault.Unavailable, edgeplugin.CodeUnavailable},
-	{fault.BadGateway, edgeplugin.CodeFailed},
-	{fault.NotImplemented, edgeplugin.CodeUnsupported},
-}
-
-// codeOf gives err, returned by the engine, its code; the message is the
-// fault's public one (its cause stays here).
-func codeOf(err error) error {
-	f, ok := fault.As(err)
-	if !ok {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return edgeplugin.Errorf(edgeplugin.CodeUnavailable, "%s", err)
-		}
-		return edgeplugin.Errorf(edgeplugin.CodeInternal, "%s", err)
-	}
-	for _, r := range codes {
-		if r.kind == f.Kind {
-			return edgeplugin.Errorf(r.code, "%s", f.Message)
-		}
-	}
-	return edgeplugin.Errorf(edgeplugin.CodeInternal, "%s", f.Message)
-}
-
-// kindOf maps the gateway's codes to fault kinds; nil for an error without
-// a known code, which the engine treats as the device's or transport's.
-func kindOf(err error) *fault.Kind {
-	switch edgeplugin.CodeOf(err) {
-	case edgeplugin.CodeInvalid, edgeplugin.CodeUnsupported:
-		return fault.Invalid
-	case edgeplugin.CodeNotFound:
-		return fault.NotFound
-	case edgeplugin.CodeConflict:
-		return fault.Conflict
-	case edgeplugin.CodeUnavailable:
-		return fault.Unavailable
-	case edgeplugin.CodeBusy:
-		return fault.TooMany
-	case edgeplugin.CodeFailed:
-		return fault.BadGateway
 	}
 	return nil
 }

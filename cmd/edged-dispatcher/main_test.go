@@ -3,63 +3,53 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/edged/edged/internal/dispatch"
-	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
+	"github.com/edged/edged/pluginsdk/go/plugintest"
 )
 
 // gateway is the gateway's Host in memory: south services, devices that
 // record what reaches them, and the audit trail.
 type gateway struct {
+	edgeplugin.UnsupportedHost
 	mu      sync.Mutex
 	devices []string
 	audits  []string
 }
 
-func (g *gateway) Call(_ context.Context, method string, body []byte) ([]byte, error) {
-	switch method {
-	case dispatch.HostServices:
-		return json.Marshal([]dispatch.Target{
-			{Name: "modbus1", Plugin: "modbus", Running: true, Writes: true, Assets: []string{"pump"}},
-			{Name: "opcua1", Plugin: "opcua", Running: true, Writes: true, Operates: true, Assets: []string{"Plant"}},
-			{Name: "broken", Plugin: "modbus", Running: true, Writes: true, Assets: []string{"valve"}},
-			{Name: "old", Plugin: "opcua", Writes: true, Operates: true},
-		})
-	case dispatch.HostWrite:
-		var r dispatch.HostWriteRequest
-		if err := json.Unmarshal(body, &r); err != nil {
-			return nil, edgeplugin.Errorf(edgeplugin.CodeInvalid, "write: %v", err)
-		}
-		if r.Service == "broken" {
-			return nil, edgeplugin.Errorf(edgeplugin.CodeFailed, "service %q: modbus: connection refused", r.Service)
-		}
-		g.record(&g.devices, fmt.Sprintf("write %s %s %v", r.Service, r.Asset, r.Values))
-	case dispatch.HostOperate:
-		var r dispatch.HostOperateRequest
-		if err := json.Unmarshal(body, &r); err != nil {
-			return nil, edgeplugin.Errorf(edgeplugin.CodeInvalid, "operate: %v", err)
-		}
-		if r.Operation == "Explode" {
-			return nil, edgeplugin.Errorf(edgeplugin.CodeInvalid, "service %q has no operation %q", r.Service, r.Operation)
-		}
-		g.record(&g.devices, fmt.Sprintf("operate %s %s %v", r.Service, r.Operation, r.Parameters))
-	case dispatch.HostAudit:
-		var r dispatch.HostAuditRequest
-		if err := json.Unmarshal(body, &r); err != nil {
-			return nil, edgeplugin.Errorf(edgeplugin.CodeInvalid, "audit: %v", err)
-		}
-		d, _ := json.Marshal(r.Details)
-		g.record(&g.audits, r.Source+" "+r.Severity+" "+string(d))
-	default:
-		return nil, edgeplugin.Errorf(edgeplugin.CodeUnsupported, "the gateway has no method %q", method)
+func (g *gateway) Services(context.Context) ([]edgeplugin.ControlTarget, error) {
+	return []dispatch.Target{
+		{Name: "modbus1", Plugin: "modbus", Running: true, Writes: true, Assets: []string{"pump"}},
+		{Name: "opcua1", Plugin: "opcua", Running: true, Writes: true, Operates: true, Assets: []string{"Plant"}},
+		{Name: "broken", Plugin: "modbus", Running: true, Writes: true, Assets: []string{"valve"}},
+		{Name: "old", Plugin: "opcua", Writes: true, Operates: true},
+	}, nil
+}
+
+func (g *gateway) Write(_ context.Context, service, asset string, values map[string]any) error {
+	if service == "broken" {
+		return edgeplugin.Errorf(edgeplugin.CodeFailed, "service %q: modbus: connection refused", service)
 	}
-	return []byte(`{}`), nil
+	g.record(&g.devices, fmt.Sprintf("write %s %s %v", service, asset, values))
+	return nil
+}
+
+func (g *gateway) Operate(_ context.Context, service, operation string, params map[string]any) error {
+	if operation == "Explode" {
+		return edgeplugin.Errorf(edgeplugin.CodeInvalid, "service %q has no operation %q", service, operation)
+	}
+	g.record(&g.devices, fmt.Sprintf("operate %s %s %v", service, operation, params))
+	return nil
+}
+
+func (g *gateway) Audit(_ context.Context, e edgeplugin.AuditEntry) error {
+	g.record(&g.audits, e.Source+" "+e.Severity+" "+string(e.Details))
+	return nil
 }
 
 func (g *gateway) record(to *[]string, s string) {
@@ -71,14 +61,15 @@ func (g *gateway) record(to *[]string, s string) {
 // TestThroughTheContract serves the dispatcher over gRPC in this process,
 // starts it with a gateway Host, and calls it as the gateway does.
 func TestThroughTheContract(t *testing.T) {
-	c, info, err := edgeplugin.TestConnect(t, edgeplugin.Plugin{Info: Info(), NewService: func() edgeplugin.Service { return &service{} }})
+	c, info, err := plugintest.Connect(t, plugin())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if info.Kind != edgeplugin.KindDispatcher || info.Name != "dispatcher" {
 		t.Fatalf("described as %+v", info)
 	}
-	if _, err := c.Call(t.Context(), "write", []byte(`{"destination":"broadcast","values":{"x":1}}`)); edgeplugin.CodeOf(err) != edgeplugin.CodeUnavailable {
+	d := c.Dispatcher()
+	if _, err := d.Write(t.Context(), edgeplugin.ControlRequest{Destination: "broadcast", Values: map[string]any{"x": 1}}); edgeplugin.CodeOf(err) != edgeplugin.CodeUnavailable {
 		t.Errorf("a call before Start = %v, want CodeUnavailable", err)
 	}
 	g := &gateway{}
@@ -89,44 +80,51 @@ func TestThroughTheContract(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	num := func(n string) json.Number { return json.Number(n) }
 	tests := []struct {
-		name   string
-		method string
-		body   string
-		want   string          // the answer, or with code a part of the message
-		code   edgeplugin.Code // 0: success
+		name      string
+		operation bool
+		req       edgeplugin.ControlRequest
+		want      string          // the results, or with code a part of the message
+		code      edgeplugin.Code // 0: success
 	}{
-		{name: "write to an asset", method: "write", body: `{"destination":"asset","name":"pump","values":{"speed":1200},"caller":"pat"}`,
-			want: `{"results":[{"service":"modbus1","asset":"pump"}]}`},
-		{name: "operation on a service", method: "operation", body: `{"destination":"service","name":"opcua1","operation":"Reset","parameters":{"counter":3},"caller":"pat"}`,
-			want: `{"results":[{"service":"opcua1"}]}`},
-		{name: "broadcast with a failing device", method: "write", body: `{"destination":"broadcast","values":{"x":true}}`,
-			want: `{"results":[{"service":"broken","error":"service \"broken\": modbus: connection refused"},{"service":"modbus1"},{"service":"opcua1"}]}`},
-		{name: "malformed", method: "write", body: `{"destination":"service","name":"pump","values":{"a":{"b":1}}}`,
-			code: edgeplugin.CodeInvalid, want: `datapoint "a" is not a number, string or boolean`},
-		{name: "plugin without operations", method: "operation", body: `{"destination":"service","name":"modbus1","operation":"Reset"}`,
+		{name: "write to an asset", req: edgeplugin.ControlRequest{Destination: "asset", Name: "pump", Values: map[string]any{"speed": num("1200")}, Caller: "pat"},
+			want: `[{"service":"modbus1","asset":"pump"}]`},
+		{name: "operation on a service", operation: true, req: edgeplugin.ControlRequest{Destination: "service", Name: "opcua1", Operation: "Reset",
+			Parameters: map[string]any{"counter": num("3")}, Caller: "pat"}, want: `[{"service":"opcua1"}]`},
+		{name: "broadcast with a failing device", req: edgeplugin.ControlRequest{Destination: "broadcast", Values: map[string]any{"x": true}},
+			want: `[{"service":"broken","error":"service \"broken\": modbus: connection refused"},{"service":"modbus1"},{"service":"opcua1"}]`},
+		{name: "malformed", req: edgeplugin.ControlRequest{Destination: "service", Name: "pump", Values: map[string]any{"a": map[string]any{"b": 1}}},
+			code: edgeplugin.CodeInvalid, want: `value "a": map[string]interface {} is not a number, string or boolean`},
+		{name: "no values", req: edgeplugin.ControlRequest{Destination: "service", Name: "modbus1"},
+			code: edgeplugin.CodeInvalid, want: `values`},
+		{name: "plugin without operations", operation: true, req: edgeplugin.ControlRequest{Destination: "service", Name: "modbus1", Operation: "Reset"},
 			code: edgeplugin.CodeInvalid, want: `service "modbus1"'s plugin "modbus" does not support control operations`},
-		{name: "unknown service", method: "write", body: `{"destination":"service","name":"nope","values":{"x":1}}`,
+		{name: "unknown service", req: edgeplugin.ControlRequest{Destination: "service", Name: "nope", Values: map[string]any{"x": 1}},
 			code: edgeplugin.CodeNotFound, want: `there is no south service "nope"`},
-		{name: "service not running", method: "write", body: `{"destination":"service","name":"old","values":{"x":1}}`,
+		{name: "service not running", req: edgeplugin.ControlRequest{Destination: "service", Name: "old", Values: map[string]any{"x": 1}},
 			code: edgeplugin.CodeConflict, want: `south service "old" is not running`},
-		{name: "device failure", method: "write", body: `{"destination":"asset","name":"valve","values":{"open":true}}`,
+		{name: "device failure", req: edgeplugin.ControlRequest{Destination: "asset", Name: "valve", Values: map[string]any{"open": true}},
 			code: edgeplugin.CodeFailed, want: `service "broken": modbus: connection refused`},
-		{name: "the gateway refuses the operation", method: "operation", body: `{"destination":"asset","name":"Plant","operation":"Explode"}`,
+		{name: "the gateway refuses the operation", operation: true, req: edgeplugin.ControlRequest{Destination: "asset", Name: "Plant", Operation: "Explode"},
 			code: edgeplugin.CodeInvalid, want: `service "opcua1" has no operation "Explode"`},
-		{name: "unknown method", method: "restart", body: `{}`, code: edgeplugin.CodeUnsupported, want: `no method "restart"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := c.Call(t.Context(), tt.method, []byte(tt.body))
+			call := d.Write
+			if tt.operation {
+				call = d.Operate
+			}
+			got, err := call(t.Context(), tt.req)
 			if tt.code != 0 {
 				if edgeplugin.CodeOf(err) != tt.code || !strings.Contains(fmt.Sprint(err), tt.want) {
-					t.Errorf("Call = %s, %v (%v); want %v saying %q", got, err, edgeplugin.CodeOf(err), tt.code, tt.want)
+					t.Errorf("call = %+v, %v (%v); want %v saying %q", got, err, edgeplugin.CodeOf(err), tt.code, tt.want)
 				}
 				return
 			}
-			if err != nil || string(got) != tt.want {
-				t.Errorf("Call = %s, %v; want %s", got, err, tt.want)
+			b, _ := json.Marshal(got)
+			if err != nil || string(b) != tt.want {
+				t.Errorf("call = %s, %v; want %s", b, err, tt.want)
 			}
 		})
 	}
@@ -140,10 +138,10 @@ func TestThroughTheContract(t *testing.T) {
 			break
 		}
 	}
-	if len(g.audits) != len(tests)-1 { // the unknown method is no request
+	if len(g.audits) != len(tests)-1 { // the malformed request never left the gateway
 		t.Errorf("%d audit entries, want %d: %q", len(g.audits), len(tests)-1, g.audits)
 	}
-	if len(g.audits) > 0 && g.audits[0] != `CTLWR INFORMATION {"caller":"pat","destination":"asset","name":"pump","outcome":"done","results":[{"asset":"pump","service":"modbus1"}],"values":{"speed":1200}}` {
+	if len(g.audits) > 0 && g.audits[0] != `CTLWR INFORMATION {"caller":"pat","destination":"asset","name":"pump","values":{"speed":1200},"outcome":"done","results":[{"service":"modbus1","asset":"pump"}]}` {
 		t.Errorf("first audit entry %s", g.audits[0])
 	}
 
@@ -152,47 +150,5 @@ func TestThroughTheContract(t *testing.T) {
 	}
 	if err := c.Reconfigure(t.Context(), edgeplugin.Config{dispatch.ItemQueueLength: "8"}); err != nil {
 		t.Errorf("Reconfigure = %v", err)
-	}
-}
-
-func TestCodes(t *testing.T) {
-	tests := []struct {
-		name string
-		err  error
-		code edgeplugin.Code
-	}{
-		{name: "invalid", err: fault.New(fault.Invalid, "m"), code: edgeplugin.CodeInvalid},
-		{name: "not found", err: fault.New(fault.NotFound, "m"), code: edgeplugin.CodeNotFound},
-		{name: "conflict", err: fault.New(fault.Conflict, "m"), code: edgeplugin.CodeConflict},
-		{name: "queue full", err: fault.New(fault.TooMany, "m"), code: edgeplugin.CodeBusy},
-		{name: "waited too long", err: fault.New(fault.Unavailable, "m"), code: edgeplugin.CodeUnavailable},
-		{name: "device", err: fault.New(fault.BadGateway, "m"), code: edgeplugin.CodeFailed},
-		{name: "unknown method", err: fault.New(fault.NotImplemented, "m"), code: edgeplugin.CodeUnsupported},
-		{name: "caller gone", err: context.Canceled, code: edgeplugin.CodeUnavailable},
-		{name: "a bug", err: errors.New("m"), code: edgeplugin.CodeInternal},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := edgeplugin.CodeOf(codeOf(tt.err)); got != tt.code {
-				t.Errorf("code = %v, want %v", got, tt.code)
-			}
-		})
-	}
-	// the fault's private cause stays in the process
-	if err := codeOf(fault.Wrap(fault.BadGateway, errors.New("secret"), "public")); err.Error() != "public" {
-		t.Errorf("message = %q, want the public one", err)
-	}
-	back := map[edgeplugin.Code]*fault.Kind{
-		edgeplugin.CodeInvalid: fault.Invalid, edgeplugin.CodeUnsupported: fault.Invalid, edgeplugin.CodeNotFound: fault.NotFound,
-		edgeplugin.CodeConflict: fault.Conflict, edgeplugin.CodeUnavailable: fault.Unavailable, edgeplugin.CodeFailed: fault.BadGateway,
-		edgeplugin.CodeBusy: fault.TooMany, edgeplugin.CodeInternal: nil,
-	}
-	for code, kind := range back {
-		if got := kindOf(edgeplugin.Errorf(code, "m")); got != kind {
-			t.Errorf("kindOf(%v) = %v, want %v", code, got, kind)
-		}
-	}
-	if got := kindOf(errors.New("plain")); got != nil {
-		t.Errorf("kindOf(plain) = %v, want none", got)
 	}
 }

@@ -1,50 +1,32 @@
 // Command edged-notification is the gateway's notification service: a
 // service package the gateway runs as a plugin process of kind
 // notification. It wraps the notification engine (internal/notify) in the
-// SDK's Service; the gateway hands it instances, committed readings, audit
-// codes and statistics, and it answers through the gateway's Host.
+// SDK's Notification service, the typed contract of
+// proto/edged/plugin/v1: the gateway asks it for its rule and delivery
+// plugins (Plugins), checks an instance (Validate), hands it the whole set
+// of instances (SetInstances) after every start and change, and feeds it
+// what the rules watch: committed readings (Readings), audit codes
+// (Audited) and statistics (Statistics). An invalid instance is
+// CodeInvalid; a call before Start is CodeUnavailable.
 //
-// Gateway → service (Service.Call; JSON bodies; errors with their codes):
+// The service calls the gateway's Host: Audit (NTFSN for each send,
+// NTFCL for a toggled notification's clear; INFORMATION or FAILURE),
+// Ingest (the asset delivery) and Dispatch (the setpoint delivery, a
+// control write through the dispatcher service).
 //
-//	method      request                                                answer
-//	plugins     (none)                                                 {"rules": [plugin…], "delivery": [plugin…]}
-//	validate    instance                                               {}; CodeInvalid when the instance is not valid
-//	instances   [instance…], the full set                              {}; CodeInvalid (and nothing changes)
-//	readings    [{"asset", "timestamp" (RFC 3339 nano), "readings": {…}}…]  {}
-//	audit       {"code", "timestamp"}                                  {}
-//	statistics  {"timestamp", "counters": {key: integer…}}             {}
-//	(other)                                                            CodeUnsupported
-//
-// A plugin is {"name", "description", "version", "type": "rule"|"delivery",
-// "config": {item: {"description", "type", "default", "displayName",
-// "order", "options", "minimum", "maximum", "mandatory"}}}. An instance is
-// {"name", "description", "rule", "ruleConfig": {item: value}, "channels":
-// [{"name", "plugin", "config": {item: value}}…], "type": "one shot" |
-// "retriggered" | "toggled", "enabled", "retriggerTime": seconds}. A bad
-// body is CodeInvalid; a call before Start is CodeUnavailable.
-//
-// Service → gateway (Host.Call):
-//
-//	method    request                                                  when
-//	audit     {"source": "NTFSN"|"NTFCL", "severity": "INFORMATION"|"FAILURE", "details": {…}}
-//	                                                                   each send (NTFSN), a toggled clear (NTFCL)
-//	ingest    [{"asset", "timestamp", "readings": {…}}…]              the asset delivery
-//	dispatch  {"destination": "service"|"asset", "name", "values": {…}}  the setpoint delivery
-//
-// Start runs the engine's timers until the process ends. The service has
-// no configuration items and keeps no state: the gateway sends the full
-// set of instances after every start.
+// The engine's timers run from Start until the next Start or the end of
+// the process. The service has no configuration items and keeps no state:
+// the gateway sends the full set of instances after every start.
 package main
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"log/slog"
-	"os"
-	"sync"
+	"fmt"
+	"time"
 
 	"github.com/edged/edged/internal/notify"
+	"github.com/edged/edged/internal/plugin/servicemain"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
@@ -53,63 +35,150 @@ import (
 var Version = notify.Version
 
 func main() {
-	edgeplugin.Serve(edgeplugin.Plugin{
-		Info: edgeplugin.Info{Name: "notification", Version: Version, Kind: edgeplugin.KindNotification,
-			Description: "Notifications: rules on readings, audit codes and statistics, delivered by webhook, MQTT, email, asset or setpoint"},
-		NewService: func() edgeplugin.Service { return &service{} },
-	})
+	edgeplugin.Serve(plugin())
 }
 
-// service is the engine behind the SDK's Service.
+// plugin is the service as the SDK serves it.
+func plugin() edgeplugin.Plugin {
+	return edgeplugin.Plugin{
+		Info: edgeplugin.Info{Name: "notification", Version: Version, Kind: edgeplugin.KindNotification,
+			Description: "Notifications: rules on readings, audit codes and statistics, delivered by webhook, MQTT, email, asset or setpoint"},
+		NewNotification: func() edgeplugin.Notification { return newService() },
+	}
+}
+
+// service is the engine behind the SDK's Notification.
 type service struct {
-	mu     sync.Mutex // guards engine
-	engine *notify.Engine
+	servicemain.Stateless
+	engine *servicemain.Slot[*notify.Engine]
+}
+
+func newService() *service {
+	return &service{engine: &servicemain.Slot[*notify.Engine]{Service: "notification"}}
 }
 
 // Start makes the engine, calling the gateway back through host, and runs
-// its timers in the background for as long as the process lives. A second
-// Start (the gateway reconnected) replaces the engine: its instances come
-// again with the next "instances" call.
-func (s *service) Start(ctx context.Context, _ edgeplugin.Start, host edgeplugin.Host) error {
-	// go-plugin passes the process's stderr to the gateway's log.
-	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	e := notify.New(notify.Options{Host: notify.CallHost(host.Call), Logger: logger})
-	// The timers run beyond Start's call, until the process ends.
-	go func() { _ = e.Run(context.WithoutCancel(ctx)) }()
-	s.mu.Lock()
-	old := s.engine
-	s.engine = e
-	s.mu.Unlock()
-	if old != nil {
+// its timers until the engine is closed. A second Start (the gateway
+// reconnected) replaces the engine, closing the old one, which ends its
+// timers: its instances come again with the next SetInstances.
+func (s *service) Start(_ context.Context, _ edgeplugin.Start, host edgeplugin.Host) error {
+	e := notify.New(notify.Options{Host: gateway{servicemain.Gateway{Host: host}}, Logger: servicemain.Logger()})
+	// The timers run beyond Start's call, until Close ends Run.
+	go func() { _ = e.Run(context.Background()) }() //nolint:gosec // not the call's context: Close ends it
+	if old, had := s.engine.Swap(e); had {
 		old.Close()
 	}
 	return nil
 }
 
-// Call runs a method of the table in the package doc.
-func (s *service) Call(ctx context.Context, method string, body []byte) ([]byte, error) {
-	s.mu.Lock()
-	e := s.engine
-	s.mu.Unlock()
-	if e == nil {
-		return nil, edgeplugin.Errorf(edgeplugin.CodeUnavailable, "the notification service is not started")
+// close closes the engine, if any (the end of a test's process).
+func (s *service) close() {
+	if e, err := s.engine.Get(); err == nil {
+		e.Close()
 	}
-	out, err := e.Call(ctx, method, body)
-	var invalid *notify.InvalidError
-	switch {
-	case err == nil:
-		return out, nil
-	case errors.As(err, &invalid):
-		return nil, edgeplugin.Errorf(edgeplugin.CodeInvalid, "%s: %w", method, err)
-	case errors.Is(err, notify.ErrUnknownMethod):
-		return nil, edgeplugin.Errorf(edgeplugin.CodeUnsupported, "%w", err)
-	}
-	return nil, edgeplugin.Errorf(edgeplugin.CodeInternal, "%s: %w", method, err)
 }
 
 // Reconfigure accepts any configuration: the service has no items.
 func (s *service) Reconfigure(context.Context, edgeplugin.Config) error { return nil }
 
-// State is none: instances come from the gateway, and a notification's
-// trigger state starts afresh with the process.
-func (s *service) State(context.Context) (json.RawMessage, error) { return nil, nil }
+// Plugins lists the engine's rule and delivery plugins.
+func (s *service) Plugins(context.Context) (edgeplugin.NotificationPlugins, error) {
+	rules, deliveries := notify.Plugins()
+	return edgeplugin.NotificationPlugins{Rules: plugins(rules), Deliveries: plugins(deliveries)}, nil
+}
+
+func plugins(in []notify.PluginInfo) []edgeplugin.NotificationPlugin {
+	out := make([]edgeplugin.NotificationPlugin, len(in))
+	for i, p := range in {
+		items := make(map[string]edgeplugin.Item, len(p.Items))
+		for n, it := range p.Items {
+			items[n] = edgeplugin.Item{Description: it.Description, Type: it.Type, Default: it.Default, DisplayName: it.DisplayName,
+				Order: it.Order, Options: it.Options, Minimum: it.Minimum, Maximum: it.Maximum, Mandatory: it.Mandatory}
+		}
+		out[i] = edgeplugin.NotificationPlugin{Name: p.Name, Version: p.Version, Description: p.Description, Items: items}
+	}
+	return out
+}
+
+// Validate checks an instance; what is wrong is CodeInvalid.
+func (s *service) Validate(_ context.Context, in edgeplugin.NotificationInstance) error {
+	if err := notify.ValidateInstance(in); err != nil {
+		return edgeplugin.Errorf(edgeplugin.CodeInvalid, "%w", err)
+	}
+	return nil
+}
+
+// SetInstances replaces the engine's instances; an invalid one is
+// CodeInvalid and changes nothing.
+func (s *service) SetInstances(ctx context.Context, set []edgeplugin.NotificationInstance) error {
+	e, err := s.engine.Get()
+	if err != nil {
+		return err
+	}
+	if err := e.SetInstances(ctx, set); err != nil {
+		return edgeplugin.Errorf(edgeplugin.CodeInvalid, "%w", err)
+	}
+	return nil
+}
+
+// Readings evaluates readings against the rules.
+func (s *service) Readings(ctx context.Context, rs []edgeplugin.Reading) error {
+	e, err := s.engine.Get()
+	if err != nil {
+		return err
+	}
+	in := make([]notify.Reading, len(rs))
+	for i, r := range rs {
+		values, err := notify.DecodeValues(r.Values)
+		if err != nil {
+			return edgeplugin.Errorf(edgeplugin.CodeInvalid, "reading %d of %q: %w", i, r.Asset, err)
+		}
+		in[i] = notify.Reading{Asset: r.Asset, Timestamp: r.Timestamp, Values: values}
+	}
+	e.Readings(ctx, in)
+	return nil
+}
+
+// Audited evaluates an audit code against the rules.
+func (s *service) Audited(ctx context.Context, code string, at time.Time) error {
+	e, err := s.engine.Get()
+	if err != nil {
+		return err
+	}
+	e.Audit(ctx, code, at)
+	return nil
+}
+
+// Statistics evaluates the statistics against the rules.
+func (s *service) Statistics(ctx context.Context, at time.Time, counters map[string]int64) error {
+	e, err := s.engine.Get()
+	if err != nil {
+		return err
+	}
+	e.Statistics(ctx, at, counters)
+	return nil
+}
+
+// gateway is the gateway as the engine calls it.
+type gateway struct{ g servicemain.Gateway }
+
+func (g gateway) Audit(ctx context.Context, source, severity string, details any) error {
+	return g.g.Audit(ctx, source, severity, details)
+}
+
+func (g gateway) Ingest(ctx context.Context, rs []notify.Reading) error {
+	out := make([]edgeplugin.Reading, len(rs))
+	for i, r := range rs {
+		values, err := json.Marshal(r.Values)
+		if err != nil {
+			return fmt.Errorf("the reading of %q: %w", r.Asset, err)
+		}
+		out[i] = edgeplugin.Reading{Asset: r.Asset, Timestamp: r.Timestamp, Values: values}
+	}
+	return g.g.Ingest(ctx, out)
+}
+
+func (g gateway) Dispatch(ctx context.Context, w notify.Write) error {
+	_, err := g.g.Dispatch(ctx, edgeplugin.ControlRequest{Destination: w.Destination, Name: w.Name, Values: w.Values})
+	return err
+}

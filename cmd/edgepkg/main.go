@@ -1,158 +1,200 @@
-// Command edgepkg makes package repositories for the edged gateway.
+// Command edgepkg is the plugin author's and the publisher's tool for the
+// edged gateway: it scaffolds a plugin, packages any plugin directory (Go
+// or Python) and maintains a signed package repository.
 //
+//	edgepkg init -lang go|python -kind south|north|filter [-name NAME] DIR
+//	    writes a new plugin with its tests into DIR (which must not exist
+//	    or be empty), named NAME (default: DIR's base name).
+//	edgepkg build [-os OS -arch ARCH] [-version V] [-python PY] [-out DIR] PLUGINDIR
+//	    packages the plugin in PLUGINDIR: a Go main package is compiled for
+//	    OS/ARCH (default: this machine's), a Python plugin is packed with its
+//	    files, its requirements.txt, the plugin SDK it was tested with (lib/)
+//	    and a launcher, for every platform. The plugin is started once to
+//	    describe itself: the package takes its name, kind, description and
+//	    version from that description. -version sets the version (Go: the
+//	    variable main.Version; Python: the plugin class's version). Writes
+//	    NAME-VERSION-OS-ARCH.tar.gz (Go) or NAME-VERSION-py.tar.gz (Python)
+//	    into -out (default ".") and prints its path.
 //	edgepkg keygen -out KEYFILE
 //	    writes a new ed25519 private key (base64 seed) to KEYFILE, mode
 //	    0600, and prints the public key to put in the gateway's
 //	    Installation category (trustedKeys).
-//	edgepkg build -key KEYFILE -out DIR [-version V] [-valid DURATION]
-//	    builds this repository's plugins for this OS and architecture,
-//	    packages them and publishes them into the repository DIR (created
-//	    if need be; versions already there stay), signing the index with
-//	    the key. Every publication raises the index's version; the index
-//	    expires after -valid (default 720h, 30 days).
-//	edgepkg sign -key KEYFILE -out DIR [-valid DURATION]
+//	edgepkg publish -key KEYFILE -repo DIR [-valid DURATION] ARCHIVE...
+//	    adds the packages built by edgepkg build to the repository DIR
+//	    (created if need be; versions already there stay) and signs its
+//	    index with the key. Every publication raises the index's version;
+//	    the index expires after -valid (default 720h, 30 days).
+//	edgepkg sign -key KEYFILE -repo DIR [-valid DURATION]
 //	    signs the repository DIR again, unchanged but for a higher index
 //	    version and a new expiry: run it before the index expires (weekly,
 //	    say), or gateways stop trusting the repository.
+//	edgepkg serve [-addr HOST:PORT] DIR
+//	    serves the repository DIR over HTTP (default 127.0.0.1:8700) until
+//	    interrupted, for trying packages out; prints the URL.
 //
-// `make packages KEY=KEYFILE` runs the build.
+// `make packages KEY=KEYFILE` builds and publishes this tree's plugins and
+// services through the same commands.
 package main
 
 import (
 	"context"
 	"crypto/ed25519"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
-	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
-	"github.com/edged/edged/internal/pkgrepo"
-	"github.com/edged/edged/internal/plugin/external"
+	"github.com/edged/edged/pkg/pkgindex"
 )
 
-// goPlugins are the Go plugins of this repository (directories of
-// pluginsdk/go/examples) and their manifests.
-var goPlugins = []struct {
-	dir string
-	pkg pkgrepo.Package
-}{
-	{"csvsouth", pkgrepo.Package{Name: "csv_south", Type: pkgrepo.TypePlugin, Kind: "south",
-		Description: "Reads the rows of a CSV file as readings at a configured rate"}},
-	{"scalefilter", pkgrepo.Package{Name: "scale_filter", Type: pkgrepo.TypePlugin, Kind: "filter",
-		Description: "Scales numeric reading values: value × factor + offset"}},
-	{"filenorth", pkgrepo.Package{Name: "file_north", Type: pkgrepo.TypePlugin, Kind: "north",
-		Description: "Appends readings to a file, one JSON object a line"}},
-}
-
-// goServices are the service executables of this repository (directories
-// of cmd/) and their manifests.
-var goServices = []struct {
-	dir string
-	pkg pkgrepo.Package
-}{
-	{"edged-notification", pkgrepo.Package{Name: "notification", Type: pkgrepo.TypeService, Kind: "notification",
-		Description: "The notification service: rules evaluated on the readings as they are committed, and the channels that deliver when they trigger"}},
-	{"edged-dispatcher", pkgrepo.Package{Name: "dispatcher", Type: pkgrepo.TypeService, Kind: "dispatcher",
-		Description: "The control dispatcher: setpoint writes and operations carried to the devices behind south services"}},
-}
+const usage = `usage:
+  edgepkg init -lang go|python -kind south|north|filter [-name NAME] DIR
+  edgepkg build [-os OS -arch ARCH] [-version V] [-python PY] [-out DIR] PLUGINDIR
+  edgepkg keygen -out KEYFILE
+  edgepkg publish -key KEYFILE -repo DIR [-valid DURATION] ARCHIVE...
+  edgepkg sign -key KEYFILE -repo DIR [-valid DURATION]
+  edgepkg serve [-addr HOST:PORT] DIR`
 
 func main() {
-	if err := run(os.Args[1:]); err != nil {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout)
+	stop()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "edgepkg:", err)
 		os.Exit(1)
 	}
 }
 
-func run(args []string) error {
+// run runs the command of args, writing what it reports to out.
+func run(ctx context.Context, args []string, out io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("usage: edgepkg keygen -out KEYFILE | edgepkg build -key KEYFILE -out DIR [-version V] [-valid D] | edgepkg sign -key KEYFILE -out DIR [-valid D]")
+		return errors.New(usage)
+	}
+	fs := flag.NewFlagSet("edgepkg "+args[0], flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	parse := func(positional string, min, max int) ([]string, error) {
+		if err := fs.Parse(args[1:]); err != nil {
+			return nil, fmt.Errorf("%s: %w\n%s", args[0], err, usage)
+		}
+		if n := fs.NArg(); n < min || (max >= 0 && n > max) {
+			return nil, fmt.Errorf("%s: expects %s\n%s", args[0], positional, usage)
+		}
+		return fs.Args(), nil
 	}
 	switch args[0] {
-	case "keygen":
-		fs := flag.NewFlagSet("keygen", flag.ContinueOnError)
-		out := fs.String("out", "", "file to write the private key to")
-		if err := fs.Parse(args[1:]); err != nil {
+	case "init":
+		lang := fs.String("lang", "go", "go or python")
+		kind := fs.String("kind", "south", "south, north or filter")
+		name := fs.String("name", "", "the plugin's name (default: the directory's base name)")
+		pos, err := parse("the plugin's directory", 1, 1)
+		if err != nil {
 			return err
 		}
-		if *out == "" {
+		return scaffold(pos[0], *lang, *kind, *name, out)
+	case "build":
+		o := buildOptions{}
+		fs.StringVar(&o.goos, "os", "", "target OS (default: this machine's)")
+		fs.StringVar(&o.goarch, "arch", "", "target architecture (default: this machine's)")
+		fs.StringVar(&o.version, "version", "", "the package's version (default: the plugin's own)")
+		fs.StringVar(&o.python, "python", "", "the Python a Python plugin is described with (default: $EDGED_PLUGIN_PYTHON, PLUGINDIR/.venv, python3)")
+		fs.StringVar(&o.out, "out", ".", "directory to write the archive into")
+		pos, err := parse("the plugin's directory", 1, 1)
+		if err != nil {
+			return err
+		}
+		path, err := build(ctx, pos[0], o)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintln(out, path)
+		return err
+	case "keygen":
+		keyOut := fs.String("out", "", "file to write the private key to")
+		if _, err := parse("no argument", 0, 0); err != nil {
+			return err
+		}
+		if *keyOut == "" {
 			return errors.New("keygen: -out is required")
 		}
-		pub, priv, err := ed25519.GenerateKey(nil)
-		if err != nil {
-			return err
-		}
-		f, err := os.OpenFile(*out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if err != nil {
-			return err
-		}
-		if _, err := fmt.Fprintln(f, base64.StdEncoding.EncodeToString(priv.Seed())); err != nil {
-			_ = f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
-			return err
-		}
-		fmt.Println(base64.StdEncoding.EncodeToString(pub))
-		return nil
-	case "build":
-		fs := flag.NewFlagSet("build", flag.ContinueOnError)
+		return keygen(*keyOut, out)
+	case "publish", "sign":
 		keyFile := fs.String("key", "", "private key file (edgepkg keygen)")
-		out := fs.String("out", "", "repository directory")
-		version := fs.String("version", "1.0.0", "version to give the packages")
-		root := fs.String("root", ".", "root of the edged source tree")
-		valid := fs.Duration("valid", pkgrepo.DefaultValidity, "how long the signed index stays valid")
-		if err := fs.Parse(args[1:]); err != nil {
+		repo := fs.String("repo", "", "repository directory")
+		fs.StringVar(repo, "out", "", "the same as -repo")
+		valid := fs.Duration("valid", pkgindex.DefaultValidity, "how long the signed index stays valid")
+		want, min, max := "no argument", 0, 0
+		if args[0] == "publish" {
+			want, min, max = "archives built by edgepkg build", 1, -1
+		}
+		pos, err := parse(want, min, max)
+		if err != nil {
 			return err
 		}
-		if *keyFile == "" || *out == "" {
-			return errors.New("build: -key and -out are required")
+		if *keyFile == "" || *repo == "" {
+			return fmt.Errorf("%s: -key and -repo are required", args[0])
 		}
 		if *valid <= 0 {
-			return fmt.Errorf("build: -valid %v: the index must stay valid for some time", *valid)
+			return fmt.Errorf("%s: -valid %v: the index must stay valid for some time", args[0], *valid)
 		}
 		key, err := readKey(*keyFile)
 		if err != nil {
 			return err
 		}
-		return build(*root, *out, *version, key, *valid)
-	case "sign":
-		fs := flag.NewFlagSet("sign", flag.ContinueOnError)
-		keyFile := fs.String("key", "", "private key file (edgepkg keygen)")
-		out := fs.String("out", "", "repository directory")
-		valid := fs.Duration("valid", pkgrepo.DefaultValidity, "how long the signed index stays valid")
-		if err := fs.Parse(args[1:]); err != nil {
+		if args[0] == "publish" {
+			return publish(*repo, key, *valid, pos, out)
+		}
+		if _, err := os.Stat(filepath.Join(*repo, pkgindex.IndexFile)); err != nil { //nolint:gosec // the repository the publisher named
+			return fmt.Errorf("sign: %s is not a repository: %w", *repo, err)
+		}
+		if err := pkgindex.Resign(*repo, key, *valid); err != nil {
 			return err
 		}
-		if *keyFile == "" || *out == "" {
-			return errors.New("sign: -key and -out are required")
-		}
-		if *valid <= 0 {
-			return fmt.Errorf("sign: -valid %v: the index must stay valid for some time", *valid)
-		}
-		if _, err := os.Stat(filepath.Join(*out, pkgrepo.IndexFile)); err != nil {
-			return fmt.Errorf("sign: %s is not a repository: %w", *out, err)
-		}
-		key, err := readKey(*keyFile)
+		_, err = fmt.Fprintf(out, "signed %s again, valid for %v\n", filepath.Clean(*repo), *valid)
+		return err
+	case "serve":
+		addr := fs.String("addr", "127.0.0.1:8700", "address to listen on")
+		pos, err := parse("the repository's directory", 1, 1)
 		if err != nil {
 			return err
 		}
-		if err := pkgrepo.Resign(*out, key, *valid); err != nil {
-			return err
-		}
-		fmt.Printf("signed %s again, valid for %v\n", filepath.Clean(*out), *valid)
-		return nil
+		return serve(ctx, pos[0], *addr, out)
+	case "help", "-h", "-help", "--help":
+		_, err := fmt.Fprintln(out, usage)
+		return err
 	}
-	return fmt.Errorf("unknown command %q", args[0])
+	return fmt.Errorf("unknown command %q\n%s", args[0], usage)
+}
+
+// keygen writes a new private key to path and the public key to out.
+func keygen(path string, out io.Writer) error {
+	pub, priv, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600) //nolint:gosec // the key file the publisher named
+	if err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintln(f, base64.StdEncoding.EncodeToString(priv.Seed())); err != nil {
+		_ = f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(out, base64.StdEncoding.EncodeToString(pub))
+	return err
 }
 
 func readKey(path string) (ed25519.PrivateKey, error) {
-	b, err := os.ReadFile(path) //nolint:gosec // the key file the operator named
+	b, err := os.ReadFile(path) //nolint:gosec // the key file the publisher named
 	if err != nil {
 		return nil, err
 	}
@@ -163,106 +205,58 @@ func readKey(path string) (ed25519.PrivateKey, error) {
 	return ed25519.NewKeyFromSeed(seed), nil
 }
 
-// build builds, packs and publishes every Go plugin and service.
-func build(root, out, version string, key ed25519.PrivateKey, valid time.Duration) error {
-	tmp, err := os.MkdirTemp("", "edgepkg")
-	if err != nil {
-		return err
+// publish adds the packages of archives to the repository in dir: the
+// archives of one package version (one per platform) are listed together.
+func publish(dir string, key ed25519.PrivateKey, valid time.Duration, archives []string, out io.Writer) error {
+	type version struct {
+		manifest pkgindex.Manifest
+		archives map[string][]byte
 	}
-	defer func() { _ = os.RemoveAll(tmp) }()
-	type program struct {
-		pkg   pkgrepo.Package
-		build func() (string, error)
-	}
-	var programs []program
-	for _, p := range goPlugins {
-		programs = append(programs, program{p.pkg, func() (string, error) {
-			return external.BuildExample(context.Background(), root, p.dir, version, tmp)
-		}})
-	}
-	for _, p := range goServices {
-		programs = append(programs, program{p.pkg, func() (string, error) {
-			return external.BuildService(context.Background(), root, p.dir, version, tmp)
-		}})
-	}
-	for _, p := range programs {
-		bin, err := p.build()
+	var order []string
+	versions := map[string]*version{}
+	for _, path := range archives {
+		b, err := os.ReadFile(path) //nolint:gosec // an archive the publisher named
 		if err != nil {
 			return err
 		}
-		exe, err := os.ReadFile(bin) //nolint:gosec // the executable just built into our temp directory
+		m, err := pkgindex.ReadManifest(b)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w (build it with edgepkg build)", path, err)
 		}
-		pkg := p.pkg
-		pkg.Version = version
-		manifest, err := json.MarshalIndent(pkg, "", "  ")
-		if err != nil {
-			return err
+		id := m.Name + " " + m.Version
+		v, ok := versions[id]
+		if !ok {
+			v = &version{manifest: m, archives: map[string][]byte{}}
+			versions[id] = v
+			order = append(order, id)
 		}
-		archive, err := pkgrepo.Pack([]pkgrepo.File{{Name: "manifest.json", Data: manifest}, {Name: "plugin", Data: exe, Exec: true}})
-		if err != nil {
-			return err
+		for _, p := range m.Platforms {
+			if _, dup := v.archives[p]; dup {
+				return fmt.Errorf("%s: a second archive of %s %s for %s", path, m.Name, m.Version, p)
+			}
+			v.archives[p] = b
 		}
-		if err := pkgrepo.PublishFor(out, key, pkg, map[string][]byte{runtime.GOOS + "/" + runtime.GOARCH: archive}, valid); err != nil {
-			return err
-		}
-		fmt.Printf("published %s %s into %s\n", pkg.Name, version, filepath.Clean(out))
 	}
-	return buildWaveform(root, out, version, key, valid)
-}
-
-// pythonPlatforms are the platforms a Python plugin's package is listed
-// for: its archive is the same on each, and the Python running it
-// (EDGED_PLUGIN_PYTHON, default python3) must have the SDK's requirements.
-var pythonPlatforms = []string{"linux/amd64", "linux/arm64", "darwin/amd64", "darwin/arm64"}
-
-// buildWaveform packages the Python SDK's waveform example with the SDK
-// beside it (lib/), its version set to version.
-func buildWaveform(root, out, version string, key ed25519.PrivateKey, valid time.Duration) error {
-	sdk := filepath.Join(root, "pluginsdk", "python")
-	read := func(rel string) ([]byte, error) {
-		return os.ReadFile(filepath.Join(sdk, filepath.FromSlash(rel))) //nolint:gosec // fixed files of this source tree
+	if err := os.MkdirAll(dir, 0o755); err != nil { //nolint:gosec // a repository is public, served as it is
+		return err
 	}
-	script, err := read("examples/waveform/waveform.py")
+	releases := make([]pkgindex.Release, 0, len(order))
+	for _, id := range order {
+		v := versions[id]
+		releases = append(releases, pkgindex.Release{Package: v.manifest.Package(), Archives: v.archives})
+	}
+	ix, err := pkgindex.PublishAll(dir, key, releases, valid)
 	if err != nil {
 		return err
 	}
-	const declared = `version = "1.0.0"`
-	if !strings.Contains(string(script), declared) {
-		return fmt.Errorf("waveform.py does not declare %s", declared)
-	}
-	script = []byte(strings.Replace(string(script), declared, fmt.Sprintf("version = %q", version), 1))
-	launcher, err := read("examples/waveform/plugin")
-	if err != nil {
-		return err
-	}
-	files := []pkgrepo.File{{Name: "plugin", Data: launcher, Exec: true}, {Name: "waveform.py", Data: script}}
-	for _, rel := range []string{"edged_plugin/__init__.py", "edged_plugin/plugin.py", "edged_plugin/config.py",
-		"edged_plugin/item.py", "edged_plugin/pb/__init__.py", "edged_plugin/pb/plugin_pb2.py", "edged_plugin/pb/plugin_pb2_grpc.py"} {
-		b, err := read(rel)
-		if err != nil {
+	for _, id := range order {
+		v := versions[id]
+		if _, err := fmt.Fprintf(out, "published %s %s (%s)\n", v.manifest.Name, v.manifest.Version, strings.Join(v.manifest.Platforms, ", ")); err != nil {
 			return err
 		}
-		files = append(files, pkgrepo.File{Name: "lib/" + rel, Data: b})
 	}
-	pkg := pkgrepo.Package{Name: "waveform", Version: version, Type: pkgrepo.TypePlugin, Kind: "south",
-		Description: "Produces a sine, square, triangle or sawtooth wave (Python)"}
-	manifest, err := json.MarshalIndent(pkg, "", "  ")
-	if err != nil {
+	if _, err := fmt.Fprintf(out, "signed %s: index version %d, expires %s\n", filepath.Clean(dir), ix.Version, ix.Expires.Format(time.RFC3339)); err != nil {
 		return err
 	}
-	archive, err := pkgrepo.Pack(append(files, pkgrepo.File{Name: "manifest.json", Data: manifest}))
-	if err != nil {
-		return err
-	}
-	archives := map[string][]byte{}
-	for _, p := range pythonPlatforms {
-		archives[p] = archive
-	}
-	if err := pkgrepo.PublishFor(out, key, pkg, archives, valid); err != nil {
-		return err
-	}
-	fmt.Printf("published %s %s into %s\n", pkg.Name, version, filepath.Clean(out))
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"encoding/base64"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -25,10 +26,15 @@ import (
 	"github.com/edged/edged/internal/plugin/builtin"
 )
 
-// TestBuiltRepositoryInstalls builds this tree's packages as `make
-// packages` does, serves them over HTTP and installs and updates every
-// one through the package manager; a wrongly signed index is refused.
-func TestBuiltRepositoryInstalls(t *testing.T) {
+// treeDirs are the plugin directories of this tree that make packages
+// builds: plugins and services alike, each built as any author's is.
+var treeDirs = []string{"pluginsdk/go/examples/csvsouth", "pluginsdk/go/examples/filenorth", "pluginsdk/go/examples/scalefilter",
+	"pluginsdk/python/examples/waveform", "cmd/edged-notification", "cmd/edged-dispatcher"}
+
+// pluginPython returns the plugin SDK's Python (make plugin-tools) with
+// this tree's SDK importable, or skips the test.
+func pluginPython(t *testing.T) string {
+	t.Helper()
 	py, err := filepath.Abs("../../pluginsdk/python/.venv/bin/python")
 	if err != nil {
 		t.Fatal(err)
@@ -39,12 +45,41 @@ func TestBuiltRepositoryInstalls(t *testing.T) {
 		}
 		t.Skip("the plugin SDK's Python is not installed: run make plugin-tools")
 	}
-	t.Setenv("EDGED_PLUGIN_PYTHON", py)
-	keyFile := filepath.Join(t.TempDir(), "key")
-	if err := run([]string{"keygen", "-out", keyFile}); err != nil {
+	sdk, err := filepath.Abs("../../pluginsdk/python")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := run([]string{"keygen", "-out", keyFile}); err == nil {
+	t.Setenv("PYTHONPATH", sdk)
+	t.Setenv("EDGED_PLUGIN_PYTHON", py)
+	return py
+}
+
+// buildTree builds every plugin directory of this tree at version into
+// dist, as make packages does, and returns the archives.
+func buildTree(t *testing.T, version, dist string) []string {
+	t.Helper()
+	var archives []string
+	for _, dir := range treeDirs {
+		var out strings.Builder
+		if err := run(t.Context(), []string{"build", "-version", version, "-out", dist, filepath.Join("../..", dir)}, &out); err != nil {
+			t.Fatalf("build %s: %v", dir, err)
+		}
+		archives = append(archives, strings.TrimSpace(out.String()))
+	}
+	return archives
+}
+
+// TestBuiltRepositoryInstalls builds this tree's plugins and services
+// through the generic path, as `make packages` does, publishes and serves
+// them over HTTP and installs and updates every one through the package
+// manager; a wrongly signed index is refused.
+func TestBuiltRepositoryInstalls(t *testing.T) {
+	pluginPython(t)
+	keyFile := filepath.Join(t.TempDir(), "key")
+	if err := run(t.Context(), []string{"keygen", "-out", keyFile}, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(t.Context(), []string{"keygen", "-out", keyFile}, io.Discard); err == nil {
 		t.Error("keygen over an existing key file = nil")
 	}
 	key, err := readKey(keyFile)
@@ -52,7 +87,8 @@ func TestBuiltRepositoryInstalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	repo := t.TempDir()
-	if err := run([]string{"build", "-key", keyFile, "-out", repo, "-version", "1.0.0", "-root", "../.."}); err != nil {
+	publishArgs := append([]string{"publish", "-key", keyFile, "-repo", repo}, buildTree(t, "1.0.0", t.TempDir())...)
+	if err := run(t.Context(), publishArgs, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(http.FileServer(http.Dir(repo)))
@@ -80,6 +116,9 @@ func TestBuiltRepositoryInstalls(t *testing.T) {
 	}
 	names, _, err := m.Available(t.Context(), pkgrepo.TypePlugin)
 	want := []string{"csv_south", "file_north", "scale_filter", "waveform"}
+	if services, _, err := m.Available(t.Context(), pkgrepo.TypeService); err != nil || !slices.Equal(services, []string{"dispatcher", "notification"}) {
+		t.Errorf("available services = %v, %v", services, err)
+	}
 	if err != nil || !slices.Equal(names, want) {
 		t.Fatalf("available = %v, %v; want %v", names, err, want)
 	}
@@ -109,7 +148,8 @@ func TestBuiltRepositoryInstalls(t *testing.T) {
 
 	// A newer build, published into the same repository, is what an
 	// update installs.
-	if err := run([]string{"build", "-key", keyFile, "-out", repo, "-version", "1.1.0", "-root", "../.."}); err != nil {
+	publishArgs = append([]string{"publish", "-key", keyFile, "-repo", repo}, buildTree(t, "1.1.0", t.TempDir())...)
+	if err := run(t.Context(), publishArgs, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := m.Update(t.Context(), false); err != nil {
@@ -144,7 +184,7 @@ func TestBuiltRepositoryInstalls(t *testing.T) {
 // index version, the expiry asked for; bad arguments are refused.
 func TestSignRenewsTheIndex(t *testing.T) {
 	keyFile := filepath.Join(t.TempDir(), "key")
-	if err := run([]string{"keygen", "-out", keyFile}); err != nil {
+	if err := run(t.Context(), []string{"keygen", "-out", keyFile}, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	key, err := readKey(keyFile)
@@ -171,7 +211,7 @@ func TestSignRenewsTheIndex(t *testing.T) {
 		return ix
 	}
 	before := read()
-	if err := run([]string{"sign", "-key", keyFile, "-out", repo, "-valid", "2h"}); err != nil {
+	if err := run(t.Context(), []string{"sign", "-key", keyFile, "-repo", repo, "-valid", "2h"}, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	after := read()
@@ -182,12 +222,13 @@ func TestSignRenewsTheIndex(t *testing.T) {
 		t.Errorf("re-signed index expires in %v, want 2h", d)
 	}
 	for name, args := range map[string][]string{
-		"no key":             {"sign", "-out", repo},
-		"no validity":        {"sign", "-key", keyFile, "-out", repo, "-valid", "0s"},
-		"not a repository":   {"sign", "-key", keyFile, "-out", t.TempDir()},
-		"build, no validity": {"build", "-key", keyFile, "-out", repo, "-valid", "-1h"},
+		"no key":               {"sign", "-repo", repo},
+		"no validity":          {"sign", "-key", keyFile, "-repo", repo, "-valid", "0s"},
+		"not a repository":     {"sign", "-key", keyFile, "-repo", t.TempDir()},
+		"publish, no validity": {"publish", "-key", keyFile, "-repo", repo, "-valid", "-1h", "x.tar.gz"},
+		"publish, no archive":  {"publish", "-key", keyFile, "-repo", repo},
 	} {
-		if err := run(args); err == nil {
+		if err := run(t.Context(), args, io.Discard); err == nil {
 			t.Errorf("%s: run(%v) = nil", name, args)
 		}
 	}

@@ -82,14 +82,31 @@ func PostgresDSN(t testing.TB) string {
 	if admin == "" {
 		t.Skip(EnvPostgres + " is unset; skipping PostgreSQL (run under scripts/with-postgres.sh)")
 	}
+	dsn, drop, err := CreatePostgres(admin)
+	if err != nil {
+		t.Fatalf("dbtest: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := drop(); err != nil {
+			t.Errorf("dbtest: %v", err)
+		}
+	})
+	return dsn
+}
+
+// CreatePostgres creates an empty database with a random name on the
+// server named by the DSN admin and returns its DSN, in the same form as
+// admin, and drop, which drops it WITH (FORCE). It is PostgresDSN for
+// databases that outlive one test (one per test binary, dropped from
+// TestMain).
+func CreatePostgres(admin string) (dsn string, drop func() error, err error) {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	name := "edged_test_" + hex.EncodeToString(b[:])
-	dsn, err := WithDatabase(admin, name)
+	dsn, err = WithDatabase(admin, name)
 	if err != nil {
-		t.Fatalf("dbtest: %s: %v", EnvPostgres, err)
+		return "", nil, fmt.Errorf("%s: %w", EnvPostgres, err)
 	}
-
 	exec := func(stmt string) error {
 		ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
 		defer cancel()
@@ -102,14 +119,15 @@ func PostgresDSN(t testing.TB) string {
 		return err
 	}
 	if err := exec("CREATE DATABASE " + pq.QuoteIdentifier(name)); err != nil {
-		t.Fatalf("dbtest: create database %s: %v", name, err)
+		return "", nil, fmt.Errorf("create database %s: %w", name, err)
 	}
-	t.Cleanup(func() {
+	drop = func() error {
 		if err := exec("DROP DATABASE IF EXISTS " + pq.QuoteIdentifier(name) + " WITH (FORCE)"); err != nil {
-			t.Errorf("dbtest: drop database %s: %v", name, err)
+			return fmt.Errorf("drop database %s: %w", name, err)
 		}
-	})
-	return dsn
+		return nil
+	}
+	return dsn, drop, nil
 }
 
 // open opens and migrates dsn and closes it when the test ends.

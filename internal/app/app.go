@@ -17,8 +17,10 @@ import (
 	"github.com/edged/edged/impl"
 	"github.com/edged/edged/internal/asset"
 	"github.com/edged/edged/internal/audit"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/auth"
 	"github.com/edged/edged/internal/backup"
+	"github.com/edged/edged/internal/catalogue"
 	"github.com/edged/edged/internal/certstore"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
@@ -94,15 +96,89 @@ func Run(ctx context.Context, cfg Config) error {
 // run is one run of the gateway, until ctx ends or control carries a
 // shutdown or restart request.
 func run(ctx context.Context, cfg Config, control *system.Control) error {
+	g, err := New(ctx, cfg, control)
+	if err != nil {
+		return err
+	}
+	defer g.Close()
+	log := g.log
+	ln, err := listen(ctx, g.tr, g.certs, log)
+	if err != nil {
+		return err
+	}
+	srv := newServer(g.handler, log, apiTimeouts)
+	if err := g.audit.Record(ctx, auditcode.Start, audit.Information, map[string]any{
+		"version": cfg.Version, "safeMode": cfg.SafeMode, "storage": string(g.store.Dialect()),
+	}); err != nil {
+		log.Error("audit START", "error", err)
+	}
+	log.Info("edged listening", "address", ln.Addr().String(), "https", g.tr.HTTPS, "storage", g.store.Dialect(),
+		"data", cfg.DataDir, "safe_mode", cfg.SafeMode, "version", cfg.Version)
+
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	g.Start(ctx)
+	// also when serving fails
+	defer g.svc.stop(context.WithoutCancel(ctx))
+	defer g.jobs.stop(context.WithoutCancel(ctx))
+
+	select {
+	case <-ctx.Done():
+	case a := <-control.Done():
+		log.Info("edged " + a.String() + " requested")
+	case err := <-serveErr:
+		return fmt.Errorf("serve HTTP: %w", err)
+	}
+	log.Info("edged stopping")
+	stopInStages(ctx, log, g.stopStages(func(ctx context.Context) {
+		if err := srv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Warn("HTTP shutdown", "error", err)
+		}
+	}))
+	return nil
+}
+
+// Gateway is one run of the gateway, assembled: storage open, migrated and
+// seeded, the runtime wired, its schedules seeded and the HTTP API built.
+// Nothing listens and no service or task runs until Start. Run assembles
+// one per run; tests of the API assemble one the same way and call its
+// Handler in process.
+type Gateway struct {
+	cfg     Config
+	log     *slog.Logger
+	started time.Time
+	store   *db.DB
+	certs   *certstore.Store
+	tr      transport
+	audit   *audit.Logger
+	svc     *services
+	jobs    *tasks
+	pkgs    *packages.Manager
+	handler http.Handler
+	// closers release what New opened, run last to first by Close.
+	closers []func()
+}
+
+// New assembles a gateway from cfg whose API carries shutdown and restart
+// requests to control. Close releases it; on error, what was opened is
+// released already.
+func New(ctx context.Context, cfg Config, control *system.Control) (_ *Gateway, err error) {
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	started := time.Now()
+	g := &Gateway{cfg: cfg, log: log, started: time.Now()}
+	defer func() {
+		if err != nil {
+			g.Close()
+		}
+	}()
+	started := g.started
 
 	certs := certstore.New(cfg.DataDir)
+	g.certs = certs
 	if err := secureDataDir(cfg.DataDir, certs); err != nil {
-		return err
+		return nil, err
 	}
 	durability := cfg.Durability
 	if durability == "" {
@@ -110,53 +186,55 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 	}
 	store, err := db.OpenDurable(ctx, cfg.DB, cfg.DataDir, durability)
 	if err != nil {
-		return fmt.Errorf("open storage: %w", err)
+		return nil, fmt.Errorf("open storage: %w", err)
 	}
-	defer func() {
+	g.store = store
+	g.onClose(func() {
 		if err := store.Close(); err != nil {
 			log.Error("close storage", "error", err)
 		}
-	}()
+	})
 
 	auditLog := audit.New(store, log)
+	g.audit = auditLog
 	// A restore asked for before this start replaces the stored state
 	// before anything reads it.
 	backup.ApplyPending(ctx, cfg.DataDir, store, auditLog, log.With("component", "backup"))
 	config := configmgr.New(store, auditLog, log)
 	if err := config.Seed(ctx); err != nil {
-		return fmt.Errorf("seed configuration: %w", err)
+		return nil, fmt.Errorf("seed configuration: %w", err)
 	}
 	if cfg.LogLevel != nil {
 		unfollow, err := logging.Follow(ctx, config, cfg.LogLevel, cfg.LogLevelFixed, log)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		defer unfollow()
+		g.onClose(unfollow)
 	}
 	if cfg.Journal != nil {
 		unfollow, err := logging.FollowFile(ctx, config, cfg.Journal, filepath.Join(cfg.DataDir, LogDir), log)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		defer unfollow()
+		g.onClose(unfollow)
 	}
 	if err := store.EnsureStatistics(ctx, stats.Fixed()...); err != nil {
-		return fmt.Errorf("seed statistics: %w", err)
+		return nil, fmt.Errorf("seed statistics: %w", err)
 	}
 	if err := user.EnsureAdmin(ctx, store, auditLog, log, cfg.DataDir, cfg.AdminPassword); err != nil {
-		return err
+		return nil, err
 	}
 
 	authSettings, err := user.WatchConfig(ctx, config)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer authSettings.Close()
+	g.onClose(authSettings.Close)
 	ldapSettings, err := directory.Watch(ctx, config)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer ldapSettings.Close()
+	g.onClose(ldapSettings.Close)
 	users := user.NewService(user.Options{
 		Store: store, Audit: auditLog, Settings: authSettings, CAs: certs, Logger: log,
 		Directory: directory.NewClient(ldapSettings.Settings, certs),
@@ -164,8 +242,9 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 	authz := auth.New(users, authSettings, log)
 	tr, err := chooseTransport(ctx, config, cfg.Port)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	g.tr = tr
 	if !authSettings.Settings().Mandatory {
 		log.Warn("authentication is optional: callers without a token may read the configuration, services and readings and change ordinary configuration (never packages, keys, users or the process); " +
 			"to require a token for every call, log in as admin and set rest_api.authentication to mandatory (PUT /edge/category/rest_api/authentication {\"value\":\"mandatory\"})")
@@ -176,25 +255,27 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 
 	monitor, err := supervisor.WatchConfig(ctx, config)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer monitor.Close()
+	g.onClose(monitor.Close)
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	watchDone := make(chan struct{})
 	go func() {
 		defer close(watchDone)
 		system.WatchStorage(watchCtx, store, func() time.Duration { return monitor.Settings().Interval }, clock.Real{}, log)
 	}()
-	defer func() { stopWatch(); <-watchDone }()
+	g.onClose(func() { stopWatch(); <-watchDone })
 	obs := metrics.New(log)
 	svc := newServices(store, config, auditLog, log, monitor, cfg.SafeMode, tr.Port, obs)
+	g.svc = svc
 	if err := svc.load(ctx); err != nil {
-		return err
+		return nil, err
 	}
 	obs.ReadFrom(metrics.Sources{Statistics: svc.m, Services: serviceList{svc.m}, Streams: store,
 		Storage: store, StorageErrors: db.Failures})
 	counted := countedStore{DB: store, counters: svc.counters}
 	jobs := newTasks(store, counted, config, auditLog, log, svc.counters.Flush, cfg.SafeMode)
+	g.jobs = jobs
 	svc.m.SetSchedulesChanged(jobs.sched.Notify) // enable/disable reaches task schedules at once
 	wireNorth(svc, jobs.sched)
 	backups := backup.New(backup.Options{DataDir: cfg.DataDir, Store: store, Config: config, Audit: auditLog,
@@ -202,19 +283,21 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 	jobs.sched.Register(backup.ProcessName, backups.Run)
 	instanceName, err := config.Watch(ctx, configmgr.CategoryService, configmgr.ItemServiceName)
 	if err != nil {
-		return fmt.Errorf("read the instance name: %w", err)
+		return nil, fmt.Errorf("read the instance name: %w", err)
 	}
-	defer instanceName.Close()
+	g.onClose(instanceName.Close)
 	instanceDescription, err := config.Watch(ctx, configmgr.CategoryService, configmgr.ItemServiceDescription)
 	if err != nil {
-		return fmt.Errorf("read the instance description: %w", err)
+		return nil, fmt.Errorf("read the instance description: %w", err)
 	}
-	defer instanceDescription.Close()
+	g.onClose(instanceDescription.Close)
 	pkgs := packages.New(packages.Options{Dir: filepath.Join(cfg.DataDir, "packages"), Config: config, Store: store,
-		Audit: auditLog, Plugins: svc.plugins, Filters: svc.filters, Restart: restarter{svc.m}, Clock: clock.Real{}, Logger: log.With("component", "packages")})
+		Audit: auditLog, Plugins: svc.plugins, Filters: svc.filters, Tasks: svc.north, Restart: restarter{svc.m}, Clock: clock.Real{}, Logger: log.With("component", "packages")})
+	g.pkgs = pkgs
 	pkgs.Load(ctx) // before services start, so those of installed plugins find them
 	api := impl.New(impl.Deps{
 		Packages:      pkgs,
+		Catalogue:     catalogue.New(svc.plugins),
 		Store:         store,
 		Totals:        svc.counters,
 		InstanceName:  instanceName,
@@ -243,68 +326,66 @@ func run(ctx context.Context, cfg Config, control *system.Control) error {
 	})
 	origins, err := cors.Watch(ctx, config, log)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer origins.Close()
+	g.onClose(origins.Close)
 	handler, err := Handler(api, log, authz.Authorize, api.RefusedCall, origins.Allow, obs.Request)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	g.handler = handler
 
 	// The gateway's schedules exist before the API answers.
 	if err := jobs.seed(ctx); err != nil {
-		return err
+		return nil, err
 	}
-	ln, err := listen(ctx, tr, certs, log)
-	if err != nil {
-		return err
-	}
-	srv := newServer(handler, log, apiTimeouts)
-	if err := auditLog.Record(ctx, "START", audit.Information, map[string]any{
-		"version": cfg.Version, "safeMode": cfg.SafeMode, "storage": string(store.Dialect()),
-	}); err != nil {
-		log.Error("audit START", "error", err)
-	}
-	log.Info("edged listening", "address", ln.Addr().String(), "https", tr.HTTPS, "storage", store.Dialect(),
-		"data", cfg.DataDir, "safe_mode", cfg.SafeMode, "version", cfg.Version)
+	return g, nil
+}
 
-	serveErr := make(chan error, 1)
-	go func() { serveErr <- srv.Serve(ln) }()
-	if err := svc.start(ctx); err != nil {
-		log.Error("services not started", "error", err)
-	}
-	defer svc.stop(context.WithoutCancel(ctx)) // also when serving fails
-	if err := jobs.start(ctx); err != nil {
-		log.Error("scheduler not started", "error", err)
-	}
-	defer jobs.stop(context.WithoutCancel(ctx)) // also when serving fails
+// onClose adds f to what Close runs.
+func (g *Gateway) onClose(f func()) { g.closers = append(g.closers, f) }
 
-	select {
-	case <-ctx.Done():
-	case a := <-control.Done():
-		log.Info("edged " + a.String() + " requested")
-	case err := <-serveErr:
-		return fmt.Errorf("serve HTTP: %w", err)
+// Handler returns the HTTP handler of the gateway's API, the one Run
+// serves: routing, validation, authorisation and the handlers.
+func (g *Gateway) Handler() http.Handler { return g.handler }
+
+// Start starts the enabled services and, unless in safe mode, the
+// scheduler. A part that does not start is logged; the API answers
+// regardless.
+func (g *Gateway) Start(ctx context.Context) {
+	if err := g.svc.start(ctx); err != nil {
+		g.log.Error("services not started", "error", err)
 	}
-	log.Info("edged stopping")
-	stopInStages(ctx, log,
-		stage{name: "API requests", budget: httpStopBudget, run: func(ctx context.Context) {
-			if err := srv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				log.Warn("HTTP shutdown", "error", err)
-			}
-		}},
-		stage{name: "tasks", budget: tasksStopBudget, run: jobs.stop},
-		stage{name: "package installs", budget: tasksStopBudget, run: pkgs.Stop},
-		stage{name: "services", budget: servicesStopBudget, run: svc.stop},
-		stage{name: "FSTOP", budget: fstopBudget, run: func(ctx context.Context) {
-			if err := auditLog.Record(ctx, "FSTOP", audit.Information, map[string]any{
-				"uptimeSeconds": int64(time.Since(started).Seconds()),
-			}); err != nil {
-				log.Error("audit FSTOP", "error", err)
-			}
-		}},
-	)
-	return nil
+	if err := g.jobs.start(ctx); err != nil {
+		g.log.Error("scheduler not started", "error", err)
+	}
+}
+
+// Stop stops what Start started as a clean stop does (tasks cancelled,
+// package installs ended, services drained) and audits FSTOP. The API
+// still answers; Close releases the rest.
+func (g *Gateway) Stop(ctx context.Context) {
+	stopInStages(ctx, g.log, g.stopStages(func(context.Context) {}))
+}
+
+// stopStages are the stages of a clean stop, the API's (stopAPI) first.
+func (g *Gateway) stopStages(stopAPI func(context.Context)) []stage {
+	return stopStages(stopAPI, g.jobs.stop, g.pkgs.Stop, g.svc.stop, func(ctx context.Context) {
+		if err := g.audit.Record(ctx, auditcode.Shutdown, audit.Information, map[string]any{
+			"uptimeSeconds": int64(time.Since(g.started).Seconds()),
+		}); err != nil {
+			g.log.Error("audit FSTOP", "error", err)
+		}
+	})
+}
+
+// Close releases what New opened, storage last. Call it after Stop (or
+// when Start was never called).
+func (g *Gateway) Close() {
+	for i := len(g.closers) - 1; i >= 0; i-- {
+		g.closers[i]()
+	}
+	g.closers = nil
 }
 
 // Handler builds the HTTP handler of the API: the validating router with the
@@ -337,3 +418,7 @@ func Handler(api gen.StrictServerInterface, log *slog.Logger, authorize func(*ht
 		gen.ChiServerOptions{BaseRouter: rt, ErrorHandlerFunc: impl.ParamErrorHandler(writeError)},
 	), nil
 }
+
+// Store returns the gateway's storage, for tests and tools that seed it
+// (readings, say) the way the runtime would.
+func (g *Gateway) Store() *db.DB { return g.store }

@@ -64,9 +64,7 @@ func newServices(store *db.DB, config *configmgr.Manager, auditLog *audit.Logger
 	notes := notification.New(notification.Options{Config: config, Store: store, Audit: auditLog, Services: m,
 		Logger: log.With("component", "notification")})
 	m.SetListener(notes.Feed())
-	m.SetHostedStarted(func(ctx context.Context, typ string, call service.Caller) error {
-		return notes.Started(ctx, typ, call)
-	})
+	m.SetHostedStarted(notes.Started)
 	auditLog.SetListener(notes.Feed().Audited)
 	return &services{store: store, m: m, plugins: plugins, north: nr, filters: pipelines, notes: notes, counters: counters, log: log}
 }

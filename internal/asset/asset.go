@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/internal/stats"
 )
@@ -91,8 +92,9 @@ func (s *Service) Assets(ctx context.Context) ([]db.AssetCount, error) {
 	return as, nil
 }
 
-// Readings returns code's readings selected by q, newest first. An unknown
-// asset or an empty window gives an empty list. Invalid or conflicting
+// Readings returns code's readings selected by q, newest first. An empty
+// window gives an empty list; an asset without buffered readings is a
+// fault.NotFound (as for every read of one asset). Invalid or conflicting
 // parameters give a fault.Invalid naming them.
 func (s *Service) Readings(ctx context.Context, code string, q Query) ([]db.Reading, error) {
 	w, err := s.Window(q)
@@ -103,6 +105,9 @@ func (s *Service) Readings(ctx context.Context, code string, q Query) ([]db.Read
 	if err != nil {
 		return nil, fmt.Errorf("readings of asset %q: %w", code, err)
 	}
+	if err := s.known(ctx, code, len(rs)); err != nil {
+		return nil, err
+	}
 	return rs, nil
 }
 
@@ -112,7 +117,8 @@ const TimestampKey = "timestamp"
 
 // Values returns, newest first, the value of reading key key of code's
 // readings selected by q; readings without the key are left out. An unknown
-// asset or key gives an empty list. The key "timestamp", which would collide
+// key or an empty window gives an empty list; an asset without buffered
+// readings is a fault.NotFound. The key "timestamp", which would collide
 // with the entry's own timestamp, and invalid or conflicting parameters give
 // a fault.Invalid.
 func (s *Service) Values(ctx context.Context, code, key string, q Query) ([]db.ReadingValue, error) {
@@ -127,6 +133,9 @@ func (s *Service) Values(ctx context.Context, code, key string, q Query) ([]db.R
 	vs, err := s.store.AssetReadingValues(ctx, code, key, w)
 	if err != nil {
 		return nil, fmt.Errorf("values of %q of asset %q: %w", key, code, err)
+	}
+	if err := s.known(ctx, code, len(vs)); err != nil {
+		return nil, err
 	}
 	return vs, nil
 }
@@ -180,8 +189,8 @@ var groups = map[string]db.Bucket{
 // Series groups the numeric values of reading key key of code's readings
 // into buckets of one second, minute or hour (group "seconds", "minutes" or
 // "hours"; "" is seconds) and returns one entry per bucket, newest first;
-// q's limit and skip count buckets. An unknown asset or an empty window
-// gives an empty list. An unknown group and invalid or conflicting
+// q's limit and skip count buckets. An unknown key or an empty window gives
+// an empty list; an asset without buffered readings is a fault.NotFound. An unknown group and invalid or conflicting
 // parameters give a fault.Invalid.
 func (s *Service) Series(ctx context.Context, code, key, group string, q Query) ([]db.SeriesPoint, error) {
 	if group == "" {
@@ -199,7 +208,23 @@ func (s *Service) Series(ctx context.Context, code, key, group string, q Query) 
 	if err != nil {
 		return nil, fmt.Errorf("series of %q of asset %q: %w", key, code, err)
 	}
+	if err := s.known(ctx, code, len(ps)); err != nil {
+		return nil, err
+	}
 	return ps, nil
+}
+
+// known tells an empty answer for a known asset (an empty window, an unknown
+// key: nil) from one for an asset without buffered readings (the
+// fault.NotFound of Timespan). Every read of one named asset answers an
+// unknown asset alike (decisions §1); the extra look-up costs a query only
+// when a read found nothing.
+func (s *Service) known(ctx context.Context, code string, found int) error {
+	if found > 0 {
+		return nil
+	}
+	_, err := s.Timespan(ctx, code)
+	return err
 }
 
 // Timespan returns the sensor times of code's oldest and newest buffered
@@ -265,7 +290,7 @@ func (s *Service) recordPurge(ctx context.Context, n int64, details map[string]a
 	} else {
 		s.log.ErrorContext(ctx, "purge: count retained readings", "error", err)
 	}
-	if err := s.audit.Record(ctx, "PURGE", "INFORMATION", details); err != nil {
+	if err := s.audit.Record(ctx, auditcode.Purge, auditcode.Information, details); err != nil {
 		s.log.ErrorContext(ctx, "purge: audit", "error", err, "removed", n)
 	}
 	if n > 0 {

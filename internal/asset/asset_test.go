@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -418,4 +419,51 @@ func TestPurge(t *testing.T) {
 			t.Errorf("Purge = %d, %v; want 3, nil", n, err)
 		}
 	})
+}
+
+// TestUnknownAsset checks that every list read of one asset answers an
+// asset without buffered readings with a fault.NotFound naming it, and an
+// empty answer for a known asset (an empty window, an unknown key) with an
+// empty list.
+func TestUnknownAsset(t *testing.T) {
+	reads := []struct {
+		name string
+		read func(s *Service) (int, error)
+	}{
+		{name: "readings", read: func(s *Service) (int, error) {
+			rs, err := s.Readings(t.Context(), "pump", Query{Seconds: ptr(60)})
+			return len(rs), err
+		}},
+		{name: "values", read: func(s *Service) (int, error) {
+			vs, err := s.Values(t.Context(), "pump", "v", Query{})
+			return len(vs), err
+		}},
+		{name: "series", read: func(s *Service) (int, error) {
+			ps, err := s.Series(t.Context(), "pump", "v", "minutes", Query{})
+			return len(ps), err
+		}},
+	}
+	for _, r := range reads {
+		t.Run(r.name+" of an unknown asset", func(t *testing.T) {
+			_, err := r.read(newService(&fakeStore{}, &fakeAuditor{}))
+			wantFault(t, err, fault.NotFound, `"pump"`, "no buffered readings")
+		})
+		t.Run(r.name+" of a known asset, nothing found", func(t *testing.T) {
+			st := &fakeStore{timespans: map[string]db.Timespan{"pump": {AssetCode: "pump"}}}
+			n, err := r.read(newService(st, &fakeAuditor{}))
+			if err != nil || n != 0 {
+				t.Errorf("= %d entries, %v; want none and no error", n, err)
+			}
+		})
+		t.Run(r.name+" found: no extra look-up", func(t *testing.T) {
+			st := &fakeStore{
+				readings: []db.Reading{{ID: 1}}, values: []db.ReadingValue{{Value: []byte(`1`)}},
+				series: []db.SeriesPoint{{Count: 1}},
+			}
+			n, err := r.read(newService(st, &fakeAuditor{}))
+			if err != nil || n != 1 || slices.Contains(st.calls, "AssetTimespan") {
+				t.Errorf("= %d entries, %v, store calls %v; want one entry and no AssetTimespan", n, err, st.calls)
+			}
+		})
+	}
 }

@@ -13,15 +13,16 @@ import (
 	"time"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/fault"
 )
 
 // Severities of an audit entry, in their canonical (upper-case) form.
 const (
-	Success     = "SUCCESS"
-	Failure     = "FAILURE"
-	Warning     = "WARNING"
-	Information = "INFORMATION"
+	Success     = auditcode.Success
+	Failure     = auditcode.Failure
+	Warning     = auditcode.Warning
+	Information = auditcode.Information
 )
 
 var severities = []string{Success, Failure, Warning, Information}
@@ -35,48 +36,48 @@ type Code struct {
 // Codes lists every audit source code the gateway knows, in the order of
 // the API specification followed by the gateway's own additions.
 var Codes = []Code{
-	{"PURGE", "Data purging process"},
-	{"LOGGN", "Logging process"},
-	{"STRMN", "Streaming process"},
-	{"SYPRG", "System purge"},
-	{"START", "System startup"},
-	{"FSTOP", "System shutdown"},
-	{"CONCH", "Configuration change"},
-	{"CONAD", "Configuration addition"},
-	{"SCHCH", "Schedule change"},
-	{"SCHAD", "Schedule addition"},
-	{"SRVRG", "Service registered"},
-	{"SRVUN", "Service unregistered"},
-	{"SRVFL", "Service fail"},
-	{"NHCOM", "North process complete"},
-	{"NHDWN", "North destination unavailable"},
-	{"NHAVL", "North destination available"},
-	{"UPEXC", "Update complete"},
-	{"BKEXC", "Backup complete"},
-	{"NTFDL", "Notification deleted"},
-	{"NTFAD", "Notification added"},
-	{"NTFSN", "Notification sent"},
-	{"NTFCL", "Notification cleared"},
-	{"NTFST", "Notification server startup"},
-	{"NTFSD", "Notification server shutdown"},
-	{"PKGIN", "Package installation"},
-	{"PKGUP", "Package updated"},
-	{"PKGRM", "Package purged"},
-	{"DSPST", "Dispatcher startup"},
-	{"DSPSD", "Dispatcher shutdown"},
+	{auditcode.Purge, "Data purging process"},
+	{auditcode.Logging, "Logging process"},
+	{auditcode.Streaming, "Streaming process"},
+	{auditcode.SystemPurge, "System purge"},
+	{auditcode.Start, "System startup"},
+	{auditcode.Shutdown, "System shutdown"},
+	{auditcode.ConfigChanged, "Configuration change"},
+	{auditcode.ConfigAdded, "Configuration addition"},
+	{auditcode.ScheduleChanged, "Schedule change"},
+	{auditcode.ScheduleAdded, "Schedule addition"},
+	{auditcode.ServiceRegistered, "Service registered"},
+	{auditcode.ServiceUnregistered, "Service unregistered"},
+	{auditcode.ServiceFailed, "Service fail"},
+	{auditcode.NorthComplete, "North process complete"},
+	{auditcode.NorthDown, "North destination unavailable"},
+	{auditcode.NorthAvailable, "North destination available"},
+	{auditcode.UpdateComplete, "Update complete"},
+	{auditcode.BackupComplete, "Backup complete"},
+	{auditcode.NotificationDeleted, "Notification deleted"},
+	{auditcode.NotificationAdded, "Notification added"},
+	{auditcode.NotificationSent, "Notification sent"},
+	{auditcode.NotificationCleared, "Notification cleared"},
+	{auditcode.NotificationStarted, "Notification server startup"},
+	{auditcode.NotificationStopped, "Notification server shutdown"},
+	{auditcode.PackageInstalled, "Package installation"},
+	{auditcode.PackageUpdated, "Package updated"},
+	{auditcode.PackageRemoved, "Package purged"},
+	{auditcode.DispatcherStarted, "Dispatcher startup"},
+	{auditcode.DispatcherStopped, "Dispatcher shutdown"},
 
-	{"ESSRT", "External service startup"},
-	{"ESSTP", "External service shutdown"},
-	{"USRAD", "User added"},
-	{"USRCH", "User changed"},
-	{"USRDL", "User deleted"},
-	{"ASTDP", "Asset tracking event deprecated"},
-	{"LOGFL", "Failed login"},
-	{"NHREJ", "North readings set aside"},
-	{"CTLWR", "Control write"},
-	{"CTLOP", "Control operation"},
-	{"BKRST", "Restore requested"},
-	{"BKRSC", "Restore complete"},
+	{auditcode.ExternalStarted, "External service startup"},
+	{auditcode.ExternalStopped, "External service shutdown"},
+	{auditcode.UserAdded, "User added"},
+	{auditcode.UserChanged, "User changed"},
+	{auditcode.UserDeleted, "User deleted"},
+	{auditcode.AssetDeprecated, "Asset tracking event deprecated"},
+	{auditcode.LoginFailed, "Failed login"},
+	{auditcode.NorthRejected, "North readings set aside"},
+	{auditcode.ControlWrite, "Control write"},
+	{auditcode.ControlOperation, "Control operation"},
+	{auditcode.RestoreRequested, "Restore requested"},
+	{auditcode.RestoreComplete, "Restore complete"},
 }
 
 // Sources lists the codes of Codes, in the same order.

@@ -168,6 +168,7 @@ var Rights = map[string]Rule{
 	"listServices":          read,
 	"createService":         createService,
 	"listInstalledServices": read,
+	"listInstalledPlugins":  read,
 	"listAvailablePackages": read,
 	"deleteService":         write,
 	"listSouthServices":     read,

@@ -1,10 +1,15 @@
 // Package backoff is the restart policy of supervised services, south and
 // north alike: after a failure a service waits Initial, doubling with each
 // consecutive failure up to Max; a run that lasted ResetAfter or longer
-// starts the sequence afresh.
+// starts the sequence afresh. The supervisor waits a jittered delay
+// (Jittered): services that failed together, because the device or broker
+// they share went away, do not all come back at the same instant.
 package backoff
 
-import "time"
+import (
+	"math/rand/v2"
+	"time"
+)
 
 // Policy is a restart backoff. The zero value takes Default's fields.
 type Policy struct {
@@ -41,4 +46,20 @@ func (p Policy) Delay(attempt int) time.Duration {
 		}
 	}
 	return min(d, p.Max)
+}
+
+// Jitter is the fraction of a delay Jittered may take off: a jittered
+// delay lies between (1-Jitter)·Delay and Delay. Never longer than Delay,
+// so Max stays the longest wait.
+const Jitter = 0.2
+
+// Jittered returns Delay(attempt) less a random part of up to Jitter of
+// it.
+func (p Policy) Jittered(attempt int) time.Duration {
+	return jitter(p.Delay(attempt), rand.Float64()) //nolint:gosec // spreading restarts needs no unpredictability
+}
+
+// jitter takes the fraction r·Jitter (r in [0, 1)) off d.
+func jitter(d time.Duration, r float64) time.Duration {
+	return d - time.Duration(float64(d)*Jitter*r)
 }

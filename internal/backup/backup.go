@@ -45,6 +45,7 @@ import (
 	"time"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/durable"
@@ -70,12 +71,9 @@ const (
 
 // Audit codes.
 const (
-	AuditBackup         = "BKEXC" // backup complete (FAILURE when it failed)
-	AuditRestoreStart   = "BKRST" // restore requested; the gateway restarts
-	AuditRestoreEnd     = "BKRSC" // restore complete (FAILURE when it failed)
-	severityInformation = "INFORMATION"
-	severitySuccess     = "SUCCESS"
-	severityFailure     = "FAILURE"
+	AuditBackup       = auditcode.BackupComplete   // backup complete (FAILURE when it failed)
+	AuditRestoreStart = auditcode.RestoreRequested // restore requested; the gateway restarts
+	AuditRestoreEnd   = auditcode.RestoreComplete  // restore complete (FAILURE when it failed)
 )
 
 // Statuses of a backup.
@@ -638,9 +636,9 @@ func (m *Manager) finish(ctx context.Context, b Backup, runErr error, keep int) 
 		m.o.Logger.Error("backup record not updated", "backup", b.ID, "error", err)
 	}
 	details := map[string]any{"id": b.ID, "readings": cur.Readings}
-	sev := severitySuccess
+	sev := auditcode.Success
 	if runErr != nil {
-		sev, details["reason"] = severityFailure, runErr.Error()
+		sev, details["reason"] = auditcode.Failure, runErr.Error()
 		m.o.Logger.Error("backup failed", "backup", b.ID, "error", runErr)
 	} else {
 		details["size"] = b.Size

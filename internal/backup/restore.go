@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/durable"
 	"github.com/edged/edged/internal/fault"
 )
@@ -123,7 +124,7 @@ func (m *Manager) Restore(ctx context.Context, id int64) error {
 	if err := durable.WriteFile(filepath.Join(m.dir, requestFile), data, 0o600); err != nil {
 		return fault.Wrap(fault.Unavailable, err, "the restore of backup %d cannot be requested", id)
 	}
-	if err := m.o.Audit.Record(ctx, AuditRestoreStart, severityInformation, map[string]any{
+	if err := m.o.Audit.Record(ctx, AuditRestoreStart, auditcode.Information, map[string]any{
 		"id": id, "createdAt": man.CreatedAt, "readings": man.Readings,
 	}); err != nil {
 		m.o.Logger.Error("audit BKRST", "error", err)
@@ -161,9 +162,9 @@ func ApplyPending(ctx context.Context, dataDir string, store Store, audit Audito
 		log.Error("restore request not removed", "error", rerr)
 	}
 	details := map[string]any{"id": req.ID}
-	sev := severitySuccess
+	sev := auditcode.Success
 	if err != nil {
-		sev, details["reason"] = severityFailure, err.Error()
+		sev, details["reason"] = auditcode.Failure, err.Error()
 		log.Error("restore failed; the gateway goes on with its state before the restore", "backup", req.ID, "error", err)
 	} else {
 		log.Info("backup restored", "backup", req.ID)

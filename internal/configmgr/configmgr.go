@@ -21,6 +21,7 @@ import (
 	"sync/atomic"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/fault"
 )
 
@@ -54,9 +55,8 @@ type Auditor interface {
 
 // Audit source codes and severity written by the manager.
 const (
-	AuditCategoryAdded   = "CONAD"
-	AuditCategoryChanged = "CONCH"
-	auditSeverity        = "INFORMATION"
+	AuditCategoryAdded   = auditcode.ConfigAdded
+	AuditCategoryChanged = auditcode.ConfigChanged
 )
 
 // Manager manages configuration categories. It is safe for concurrent use
@@ -359,7 +359,7 @@ type conad struct {
 // audit writes an entry after a commit; a failure is logged, since the
 // change it records is already stored.
 func (m *Manager) audit(ctx context.Context, source string, details any) {
-	if err := m.auditor.Record(context.WithoutCancel(ctx), source, auditSeverity, details); err != nil {
+	if err := m.auditor.Record(context.WithoutCancel(ctx), source, auditcode.Information, details); err != nil {
 		m.log.ErrorContext(ctx, "configuration audit entry not written", "source", source, "error", err)
 	}
 }

@@ -80,6 +80,18 @@ func (it Item) masked() Item {
 	return it
 }
 
+// Initial returns items as a client reads them from a category just
+// created with them: each value its default, passwords masked. The plugin
+// catalogue shows a plugin's items so, before any service has them.
+func Initial(items map[string]Item) map[string]Item {
+	out := make(map[string]Item, len(items))
+	for name, it := range items {
+		it.Value = it.Default
+		out[name] = it.masked()
+	}
+	return out
+}
+
 // clone returns a copy of it that shares no memory with it.
 func (it Item) clone() Item {
 	it.Options = slices.Clone(it.Options)

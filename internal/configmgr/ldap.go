@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/edged/edged/pkg/pkgindex"
 )
 
 // CategoryLDAP holds the directory the ldap authentication provider asks
@@ -93,6 +95,9 @@ var itemRules = map[where]func(v string) error{
 	},
 	{CategoryLDAP, ItemLDAPGroupFilter}: func(v string) error { return checkFilter(v) },
 	{CategoryLDAP, ItemLDAPGroupRoles}:  func(v string) error { _, err := ParseGroupRoles(v); return err },
+	// A key that is not one would otherwise surface only at the next
+	// package call.
+	{CategoryInstallation, ItemTrustedKeys}: func(v string) error { _, err := pkgindex.ParseKeys(v); return err },
 }
 
 // AuthProviders are the providers rest_api.authProviders enables.

@@ -65,6 +65,13 @@ func TestGatewayItemRules(t *testing.T) {
 		{name: "group roles unknown role", category: CategoryLDAP, item: ItemLDAPGroupRoles, value: `{"ops": "root"}`},
 		{name: "group roles not an object", category: CategoryLDAP, item: ItemLDAPGroupRoles, value: `["ops"]`},
 		{name: "group roles empty group", category: CategoryLDAP, item: ItemLDAPGroupRoles, value: `{" ": "view"}`},
+		{name: "trusted keys two", category: CategoryInstallation, item: ItemTrustedKeys,
+			value: "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=, Ax2vxHCakt0ykBe7LRJUQ8QiG8qO1dY3ETBtbNA0zrw=", ok: true},
+		{name: "trusted keys unset", category: CategoryInstallation, item: ItemTrustedKeys, value: "", ok: true},
+		{name: "trusted key not base64", category: CategoryInstallation, item: ItemTrustedKeys, value: "not-a-key"},
+		{name: "trusted key too short", category: CategoryInstallation, item: ItemTrustedKeys, value: "AAAA"},
+		{name: "trusted keys one bad", category: CategoryInstallation, item: ItemTrustedKeys,
+			value: "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo= oops"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

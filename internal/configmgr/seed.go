@@ -135,6 +135,10 @@ const (
 // internal/packages reads.
 const CategoryInstallation = "Installation"
 
+// ItemTrustedKeys is the Installation item listing the public keys whose
+// signature of a package repository's index is trusted.
+const ItemTrustedKeys = "trustedKeys"
+
 // ProtectedCategories are the categories only admins may write (enforced
 // by internal/auth): the API's own settings, the password policy and the
 // package repository with its trusted keys. A new category whose key
@@ -196,7 +200,7 @@ func seedCategories() []CategoryInput {
 					Default: "", DisplayName: "Repository URL", Order: "1", Length: "2048"},
 				"repositoryVersion": {Description: "The release installs and updates follow: latest, or a version to pin", Type: TypeString,
 					Default: "latest", DisplayName: "Repository Version", Order: "2", Length: "64"},
-				"trustedKeys": {Description: "Public ed25519 keys (base64, comma-separated) whose signature of the repository index is trusted", Type: TypeString,
+				ItemTrustedKeys: {Description: "Public ed25519 keys (base64, comma-separated) whose signature of the repository index is trusted", Type: TypeString,
 					Default: "", DisplayName: "Trusted Keys", Order: "3", Length: "4096"},
 				"maxUpdate": {Description: "The maximum number of package updates started per 24 hours", Type: TypeInteger,
 					Default: "1", DisplayName: "Maximum Updates Per Day", Order: "4", Minimum: "1"},

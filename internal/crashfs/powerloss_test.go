@@ -354,12 +354,16 @@ func (m *machine) post(ctx context.Context, asset string, seq, n int64) bool {
 	return resp.StatusCode == http.StatusOK
 }
 
-// stored returns the seq numbers of asset's readings in storage.
+// stored returns the seq numbers of asset's readings in storage: none when
+// storage has none of them (the asset is unknown, 404).
 func (m *machine) stored(asset string) []int64 {
 	var rs []struct {
 		Reading struct {
 			Seq int64 `json:"seq"`
 		} `json:"reading"`
+	}
+	if !m.hasAsset(asset) {
+		return nil
 	}
 	m.api(http.MethodGet, "/edge/asset/"+asset+"?limit=10000", nil, &rs)
 	out := make([]int64, 0, len(rs))
@@ -367,6 +371,21 @@ func (m *machine) stored(asset string) []int64 {
 		out = append(out, r.Reading.Seq)
 	}
 	return out
+}
+
+// hasAsset reports whether the asset list names asset: every read of an
+// asset storage holds no reading of is 404.
+func (m *machine) hasAsset(asset string) bool {
+	var assets []struct {
+		AssetCode string `json:"assetCode"`
+	}
+	m.api(http.MethodGet, "/edge/asset", nil, &assets)
+	for _, a := range assets {
+		if a.AssetCode == asset {
+			return true
+		}
+	}
+	return false
 }
 
 // checkAcked records every acknowledged reading storage lacks.

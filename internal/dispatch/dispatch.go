@@ -21,7 +21,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/fault"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Destinations of a request.
@@ -34,11 +36,9 @@ const (
 // Audit codes and severities the dispatcher records with (they are in the
 // gateway's audit code table).
 const (
-	AuditWrite     = "CTLWR" // control write
-	AuditOperation = "CTLOP" // control operation
+	AuditWrite     = auditcode.ControlWrite     // control write
+	AuditOperation = auditcode.ControlOperation // control operation
 
-	SeverityInformation = "INFORMATION"
-	SeverityFailure     = "FAILURE"
 )
 
 // Defaults of Options.
@@ -47,21 +47,10 @@ const (
 	DefaultQueueLength = 16
 )
 
-// Target is a south service as the dispatcher sees it.
-type Target struct {
-	Name   string `json:"name"`
-	Plugin string `json:"plugin"`
-	// Running is false for a service that is configured but not running
-	// now (disabled, failed, starting): a request naming it is refused as
-	// a conflict rather than as unknown.
-	Running bool `json:"running"`
-	// Writes and Operates tell whether the service's plugin supports
-	// control writes and operations.
-	Writes   bool `json:"writes"`
-	Operates bool `json:"operates"`
-	// Assets are the assets the service ingests.
-	Assets []string `json:"assets"`
-}
+// Target is a south service as the dispatcher sees it (Running is false
+// for a service that is configured but not running now: a request naming
+// it is refused as a conflict rather than as unknown).
+type Target = edgeplugin.ControlTarget
 
 // Host is the gateway as the dispatcher uses it. Its methods may be called
 // concurrently.
@@ -80,34 +69,13 @@ type Host interface {
 	Audit(ctx context.Context, source, severity string, details any) error
 }
 
-// Request is a control request.
-type Request struct {
-	// Destination is DestinationService, DestinationAsset or
-	// DestinationBroadcast.
-	Destination string `json:"destination"`
-	// Name is the service or asset; required unless broadcast. A broadcast
-	// write may name an asset, which every service is given; a broadcast
-	// operation names nothing.
-	Name string `json:"name,omitempty"`
-	// Values (a write) are datapoint name to number, string or boolean.
-	Values map[string]any `json:"values,omitempty"`
-	// Operation and Parameters (an operation): the operation's name and
-	// its parameters by name.
-	Operation  string         `json:"operation,omitempty"`
-	Parameters map[string]any `json:"parameters,omitempty"`
-	// Caller is the user on whose behalf the request is made, for the
-	// audit trail.
-	Caller string `json:"caller,omitempty"`
-}
+// Request is a control request (Values and Parameters by name: numbers
+// as json.Number, strings, booleans).
+type Request = edgeplugin.ControlRequest
 
-// Result is what one service did with a request.
-type Result struct {
-	Service string `json:"service"`
-	Asset   string `json:"asset,omitempty"`
-	// Error is the failure's public message; empty when the service did
-	// it.
-	Error string `json:"error,omitempty"`
-}
+// Result is what one service did with a request; Error is the failure's
+// public message, empty when the service did it.
+type Result = edgeplugin.ControlResult
 
 // Options are the dependencies and limits of a Dispatcher.
 type Options struct {
@@ -273,9 +241,9 @@ func (d *Dispatcher) do(ctx context.Context, r Request, a action) ([]Result, err
 		Operation: r.Operation, Parameters: r.Parameters}
 	results, outcome, err := d.execute(ctx, timeout, r, a)
 	details.Outcome, details.Results = outcome, results
-	sev := SeverityInformation
+	sev := auditcode.Information
 	if err != nil {
-		sev, details.Error = SeverityFailure, message(err)
+		sev, details.Error = auditcode.Failure, message(err)
 	}
 	// The request is done whatever happens to its audit entry, and the
 	// caller may be gone: record it on a context of its own.
@@ -340,6 +308,21 @@ func (d *Dispatcher) execute(ctx context.Context, timeout time.Duration, r Reque
 		return results, OutcomePartial, nil
 	}
 	return results, OutcomeFailed, first
+}
+
+// Check reports, as a fault.Invalid, what makes r malformed as a control
+// write (operation false) or operation: the checks Write and Operate make
+// before they look at any service. The API makes them before it hands a
+// request on, so a malformed request is answered as such (400) even while
+// no dispatcher service runs.
+func Check(r Request, operation bool) error {
+	if err := checkDestination(r); err != nil {
+		return err
+	}
+	if operation {
+		return checkOperation(r)
+	}
+	return checkWrite(r)
 }
 
 // checkDestination checks what every request has.

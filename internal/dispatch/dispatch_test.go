@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/edged/edged/internal/audit"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/fault"
 )
 
@@ -253,9 +254,9 @@ func TestRequests(t *testing.T) {
 			if len(es) != 1 {
 				t.Fatalf("%d audit entries, want 1", len(es))
 			}
-			wantSev := SeverityInformation
+			wantSev := auditcode.Information
 			if tt.kind != nil {
-				wantSev = SeverityFailure
+				wantSev = auditcode.Failure
 			}
 			e := es[0]
 			if e.Source != source || e.Severity != wantSev || e.Details["outcome"] != tt.outcome || e.Details["caller"] != "operator" {
@@ -314,7 +315,7 @@ func TestAuditCodesAreTheGateways(t *testing.T) {
 			t.Errorf("audit code %s is not in the gateway's table", c)
 		}
 	}
-	for _, s := range []string{SeverityInformation, SeverityFailure} {
+	for _, s := range []string{auditcode.Information, auditcode.Failure} {
 		if !slices.ContainsFunc(audit.Severities, func(x audit.Severity) bool { return x.Name == s }) {
 			t.Errorf("severity %s is not the gateway's", s)
 		}
@@ -518,7 +519,7 @@ func TestTimeouts(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("a request whose caller went away = %v, want context.Canceled", err)
 	}
-	if es := h.entries(); len(es) != 3 || es[2].Severity != SeverityFailure {
+	if es := h.entries(); len(es) != 3 || es[2].Severity != auditcode.Failure {
 		t.Errorf("audit entries %v, want the cancelled one recorded as a failure", es)
 	}
 }

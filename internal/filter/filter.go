@@ -145,8 +145,9 @@ func (m *Manager) UsedBy(ctx context.Context, pluginName string) ([]string, erro
 	return out, nil
 }
 
-// items returns the item definitions of an instance's category.
-func items(def plugin.Definition) map[string]configmgr.Item {
+// Items returns the item definitions of the category of an instance of
+// def: the plugin's own, its readonly name and the enable switch.
+func Items(def plugin.Definition) map[string]configmgr.Item {
 	out := make(map[string]configmgr.Item, len(def.Items)+2)
 	maps.Copy(out, def.Items)
 	out[ItemPlugin] = configmgr.Item{Description: "The filter plugin of this instance", Type: configmgr.TypeString,
@@ -173,7 +174,7 @@ func (m *Manager) Create(ctx context.Context, name, pluginName string, values ma
 		return Instance{}, fault.New(fault.NotFound, "filter plugin %q not found; the filter plugins are %s",
 			pluginName, strings.Join(m.Plugins(), ", "))
 	}
-	its := items(def)
+	its := Items(def)
 	checked, err := configmgr.CheckValues(name, its, values)
 	if err != nil {
 		return Instance{}, err
@@ -201,7 +202,15 @@ func (m *Manager) Create(ctx context.Context, name, pluginName string, values ma
 	if err != nil {
 		return Instance{}, fmt.Errorf("filter: %w", err)
 	}
-	if err := m.createCategory(ctx, name, def, its, checked); err != nil {
+	// A package removal unregisters its plugin before it looks for the
+	// instances using it: either it finds this one, or the plugin is gone
+	// here.
+	if _, ok := m.Lookup(def.Name); !ok {
+		err = fault.New(fault.NotFound, "filter plugin %q was removed", def.Name)
+	} else {
+		err = m.createCategory(ctx, name, def, its, checked)
+	}
+	if err != nil {
 		if derr := m.o.Store.DeleteFilter(context.WithoutCancel(ctx), name); derr != nil {
 			m.log.Error("filter half created and not removed", "filter", name, "error", derr)
 		}

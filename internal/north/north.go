@@ -29,6 +29,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/backoff"
 
 	"github.com/edged/edged/db"
@@ -76,12 +77,10 @@ type Schedules interface {
 
 // Audit sources and severities the runtime writes.
 const (
-	auditRegistered   = "SRVRG"
-	auditUnregistered = "SRVUN"
-	auditFailed       = "SRVFL"
-	auditTaskComplete = "NHCOM"
-	severityInfo      = "INFORMATION"
-	severityFailure   = "FAILURE"
+	auditRegistered   = auditcode.ServiceRegistered
+	auditUnregistered = auditcode.ServiceUnregistered
+	auditFailed       = auditcode.ServiceFailed
+	auditTaskComplete = auditcode.NorthComplete
 )
 
 // Backoff is the restart backoff of north services.
@@ -385,7 +384,7 @@ func (rt *Runtime) Start(ctx context.Context, name, pluginName string) error {
 	def, ok := rt.o.Plugins.Lookup(pluginName)
 	if !ok || def.Kind != plugin.KindNorth {
 		err := fmt.Errorf("north plugin %q is not installed", pluginName)
-		rt.audit(ctx, auditFailed, severityFailure, map[string]any{"name": name, "error": err.Error()})
+		rt.audit(ctx, auditFailed, auditcode.Failure, map[string]any{"name": name, "error": err.Error()})
 		return err
 	}
 	r := newRunner(rt, name, def)
@@ -397,7 +396,7 @@ func (rt *Runtime) Start(ctx context.Context, name, pluginName string) error {
 	rt.runners[name] = r
 	base := rt.base
 	rt.mu.Unlock()
-	rt.audit(ctx, auditRegistered, severityInfo, map[string]any{"name": name, "plugin": pluginName})
+	rt.audit(ctx, auditRegistered, auditcode.Information, map[string]any{"name": name, "plugin": pluginName})
 	rt.log.Info("north service starting", "service", name, "plugin", pluginName)
 	r.sup.Start(base)
 	r.unsubscribe = rt.o.Config.Subscribe(name, r.onConfig)
@@ -441,7 +440,7 @@ func (rt *Runtime) finish(ctx context.Context, r *runner) {
 		delete(rt.runners, r.name)
 	}
 	rt.mu.Unlock()
-	rt.audit(ctx, auditUnregistered, severityInfo, map[string]any{"name": r.name})
+	rt.audit(ctx, auditUnregistered, auditcode.Information, map[string]any{"name": r.name})
 	rt.log.Info("north service stopped", "service", r.name)
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/plugin"
 )
@@ -84,7 +85,7 @@ type Stream struct {
 
 // AuditRejected is the audit source of readings a north destination
 // refused for good and that were set aside.
-const AuditRejected = "NHREJ"
+const AuditRejected = auditcode.NorthRejected
 
 // SendErrors counts the failed sends of streams, e.g. for metrics.
 type SendErrors interface {
@@ -247,7 +248,7 @@ func (s *Stream) rejected(ctx context.Context, ids []int64, reason string, again
 			"readings", ids, "reason", reason, "resent", again)
 	}
 	if s.Audit != nil {
-		s.Audit(context.WithoutCancel(ctx), AuditRejected, "WARNING", map[string]any{"name": s.Name, "readings": ids,
+		s.Audit(context.WithoutCancel(ctx), AuditRejected, auditcode.Warning, map[string]any{"name": s.Name, "readings": ids,
 			"reason": reason, "resent": again})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/internal/plugin"
@@ -124,6 +125,15 @@ func (rt *Runtime) CreateTask(ctx context.Context, req TaskRequest) (db.Schedule
 		undo()
 		return db.Schedule{}, err
 	}
+	// A package removal unregisters its plugin before it looks for the
+	// tasks using it: either it finds this task, or the plugin is gone
+	// here, and the task is not left to fail at every run.
+	if _, ok := rt.o.Plugins.Lookup(def.Name); !ok {
+		if err := rt.DeleteTask(context.WithoutCancel(ctx), req.Name); err != nil {
+			rt.log.Error("north task of a removed plugin not removed", "task", req.Name, "error", err)
+		}
+		return db.Schedule{}, fault.New(fault.NotFound, "plugin %q was removed", def.Name)
+	}
 	rt.log.Info("north task created", "task", req.Name, "plugin", def.Name, "repeat", req.Repeat, "enabled", req.Enabled)
 	return s, nil
 }
@@ -171,6 +181,32 @@ func (rt *Runtime) DeleteTask(ctx context.Context, name string) error {
 	return nil
 }
 
+// TasksUsing returns the north tasks whose plugin is pluginName, by name.
+func (rt *Runtime) TasksUsing(ctx context.Context, pluginName string) ([]string, error) {
+	scheds, err := rt.o.Store.ListSchedules(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("north: %w", err)
+	}
+	var out []string
+	for _, s := range scheds {
+		if s.ProcessName != db.NorthTaskProcess {
+			continue
+		}
+		name, err := rt.o.Config.Value(ctx, s.Name, ItemPlugin)
+		if errors.Is(err, fault.NotFound) {
+			continue // half created or half deleted
+		}
+		if err != nil {
+			return nil, fmt.Errorf("north: plugin of task %q: %w", s.Name, err)
+		}
+		if name == pluginName {
+			out = append(out, s.Name)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
 // RunTask is one execution of the north task named task (the scheduler's
 // process db.NorthTaskProcess): it sends what is pending with a new
 // instance of the task's plugin, then audits NHCOM with the number sent.
@@ -204,7 +240,7 @@ func (rt *Runtime) RunTask(ctx context.Context, task string) error {
 	if err != nil {
 		return err
 	}
-	rt.audit(ctx, auditTaskComplete, severityInfo, map[string]any{"name": task, "sent": sent})
+	rt.audit(ctx, auditTaskComplete, auditcode.Information, map[string]any{"name": task, "sent": sent})
 	return nil
 }
 

@@ -1,18 +1,16 @@
 package notification
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Rule items the feed reads to learn what the rules watch.
@@ -45,24 +43,26 @@ type interest struct {
 }
 
 // Feed hands the notification service what its rules watch, without ever
-// holding up ingest: committed readings of watched assets are encoded
-// into a bounded buffer that one goroutine sends, in batches, while the
-// previous batch is being evaluated. It is safe for concurrent use.
+// holding up ingest: committed readings of watched assets are queued, up
+// to a bound of their values' bytes, for one goroutine that sends them, in
+// batches, while the previous batch is being evaluated. It is safe for
+// concurrent use.
 type Feed struct {
 	services Services
 	log      *slog.Logger
 	watching atomic.Pointer[interest]
 
-	mu      sync.Mutex   // guards pending, audits and dropped
-	pending bytes.Buffer // JSON array elements of readings, comma-separated
-	audits  []auditSeen
-	dropped int64
-	wake    chan struct{} // cap 1
+	mu           sync.Mutex // guards pending, pendingBytes, audits and dropped
+	pending      []edgeplugin.Reading
+	pendingBytes int
+	audits       []auditSeen
+	dropped      int64
+	wake         chan struct{} // cap 1
 }
 
 type auditSeen struct {
-	Code      string    `json:"code"`
-	Timestamp time.Time `json:"timestamp"`
+	code string
+	at   time.Time
 }
 
 func newFeed(s Services, log *slog.Logger) *Feed {
@@ -104,11 +104,12 @@ func (f *Feed) Committed(_ string, rs []plugin.Reading) {
 		if !in.assets[r.Asset] {
 			continue
 		}
-		if f.pending.Len() > maxPending {
+		if f.pendingBytes > maxPending {
 			f.dropped++
 			continue
 		}
-		f.appendReading(r)
+		f.pending = append(f.pending, edgeplugin.Reading{Asset: r.Asset, Timestamp: r.Timestamp.UTC(), Values: r.Values})
+		f.pendingBytes += len(r.Asset) + len(r.Values)
 		queued = true
 	}
 	f.mu.Unlock()
@@ -117,29 +118,13 @@ func (f *Feed) Committed(_ string, rs []plugin.Reading) {
 	}
 }
 
-// appendReading encodes r into pending; f.mu is held.
-func (f *Feed) appendReading(r plugin.Reading) {
-	b := f.pending.AvailableBuffer()
-	if f.pending.Len() > 0 {
-		b = append(b, ',')
-	}
-	b = append(b, `{"asset":`...)
-	b = strconv.AppendQuote(b, r.Asset)
-	b = append(b, `,"timestamp":"`...)
-	b = r.Timestamp.UTC().AppendFormat(b, time.RFC3339Nano)
-	b = append(b, `","readings":`...)
-	b = append(b, r.Values...)
-	b = append(b, '}')
-	f.pending.Write(b)
-}
-
 // Audited tells the feed an audit entry was written.
 func (f *Feed) Audited(code string, at time.Time) {
 	if !f.watching.Load().codes[code] {
 		return
 	}
 	f.mu.Lock()
-	f.audits = append(f.audits, auditSeen{Code: code, Timestamp: at.UTC()})
+	f.audits = append(f.audits, auditSeen{code: code, at: at.UTC()})
 	f.mu.Unlock()
 	f.signal()
 }
@@ -156,7 +141,6 @@ func (f *Feed) signal() {
 func (f *Feed) Run(ctx context.Context, counters func() map[string]int64) {
 	tick := time.NewTicker(statisticsEvery)
 	defer tick.Stop()
-	var sending []byte
 	var sent time.Time
 	for {
 		select {
@@ -164,8 +148,8 @@ func (f *Feed) Run(ctx context.Context, counters func() map[string]int64) {
 			return
 		case <-tick.C:
 			if f.watching.Load().statistics {
-				body, _ := json.Marshal(map[string]any{"timestamp": time.Now().UTC(), "counters": counters()})
-				f.send(ctx, "statistics", body)
+				at, totals := time.Now().UTC(), counters()
+				f.send(ctx, "statistics", func(n edgeplugin.NotificationCalls) error { return n.Statistics(ctx, at, totals) })
 			}
 		case <-f.wake:
 			if wait := feedGap - time.Since(sent); wait > 0 {
@@ -177,22 +161,17 @@ func (f *Feed) Run(ctx context.Context, counters func() map[string]int64) {
 			}
 			sent = time.Now()
 			f.mu.Lock()
-			audits := f.audits
-			f.audits = nil
-			sending = append(append(append(sending[:0], '['), f.pending.Bytes()...), ']')
-			f.pending.Reset()
-			dropped := f.dropped
-			f.dropped = 0
+			audits, readings, dropped := f.audits, f.pending, f.dropped
+			f.audits, f.pending, f.pendingBytes, f.dropped = nil, nil, 0, 0
 			f.mu.Unlock()
 			if dropped > 0 {
 				f.log.Warn("readings not evaluated by the notification rules: the notification service fell behind", "readings", dropped)
 			}
 			for _, a := range audits {
-				body, _ := json.Marshal(a)
-				f.send(ctx, "audit", body)
+				f.send(ctx, "audit", func(n edgeplugin.NotificationCalls) error { return n.Audited(ctx, a.code, a.at) })
 			}
-			if len(sending) > 2 {
-				f.send(ctx, "readings", sending)
+			if len(readings) > 0 {
+				f.send(ctx, "readings", func(n edgeplugin.NotificationCalls) error { return n.Readings(ctx, readings) })
 			}
 		}
 	}
@@ -200,9 +179,12 @@ func (f *Feed) Run(ctx context.Context, counters func() map[string]int64) {
 
 // send hands one message to the notification service; with none
 // running it is dropped.
-func (f *Feed) send(ctx context.Context, method string, body []byte) {
-	_, err := f.services.Call(ctx, serviceTypeNotify, method, body)
+func (f *Feed) send(ctx context.Context, what string, call func(edgeplugin.NotificationCalls) error) {
+	n, err := f.services.Notification()
+	if err == nil {
+		err = call(n)
+	}
 	if err != nil && !errors.Is(err, fault.Conflict) && ctx.Err() == nil {
-		f.log.Warn("notification service did not take what its rules watch", "method", method, "error", err)
+		f.log.Warn("notification service did not take what its rules watch", "call", what, "error", err)
 	}
 }

@@ -14,7 +14,6 @@ package notification
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -25,8 +24,10 @@ import (
 	"sync"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/fault"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Parent is the category whose children are the instances' categories.
@@ -43,9 +44,8 @@ const (
 	itemRetrigger     = "retrigger_time"
 	itemPlugin        = "plugin" // of an extra channel's category
 	channelSeparator  = "_channel_"
-	auditAdded        = "NTFAD"
-	auditDeleted      = "NTFDL"
-	severityInfo      = "INFORMATION"
+	auditAdded        = auditcode.NotificationAdded
+	auditDeleted      = auditcode.NotificationDeleted
 	defaultRetrigger  = "60"
 	serviceTypeNotify = db.ServiceNotification
 )
@@ -53,11 +53,11 @@ const (
 // Types are the notification types.
 var Types = []string{"one shot", "retriggered", "toggled"}
 
-// Services calls the running notification service; *service.Manager
-// implements it. Call returns a Conflict fault when none runs; Running
-// reports whether one does.
+// Services reaches the running notification service; *service.Manager
+// implements it. Notification returns a Conflict fault when none runs;
+// Running reports whether one does.
 type Services interface {
-	Call(ctx context.Context, typ, method string, body []byte) ([]byte, error)
+	Notification() (edgeplugin.NotificationCalls, error)
 	Running(typ string) bool
 }
 
@@ -137,23 +137,37 @@ type Plugins struct {
 // Plugins asks the running notification service for its plugins.
 // Errors: Conflict when none runs.
 func (m *Manager) Plugins(ctx context.Context) (Plugins, error) {
-	out, err := m.o.Services.Call(ctx, serviceTypeNotify, "plugins", []byte("{}"))
+	n, err := m.o.Services.Notification()
 	if err != nil {
 		return Plugins{}, err
 	}
-	var p Plugins
-	if err := json.Unmarshal(out, &p); err != nil {
-		return Plugins{}, fmt.Errorf("notification: plugins of the notification service: %w", err)
+	ps, err := n.Plugins(ctx)
+	if err != nil {
+		return Plugins{}, err
 	}
-	for _, list := range [][]Plugin{p.Rules, p.Delivery} {
-		for i := range list {
-			for name, it := range list[i].Config {
-				it.Value = it.Default
-				list[i].Config[name] = it
-			}
+	return Plugins{Rules: plugins(ps.Rules, pluginRule), Delivery: plugins(ps.Deliveries, pluginDelivery)}, nil
+}
+
+// Plugin types.
+const (
+	pluginRule     = "rule"
+	pluginDelivery = "delivery"
+)
+
+// plugins converts the service's plugins of type typ; each item's value
+// is its default.
+func plugins(in []edgeplugin.NotificationPlugin, typ string) []Plugin {
+	out := make([]Plugin, len(in))
+	for i, p := range in {
+		items := make(map[string]configmgr.Item, len(p.Items))
+		for n, it := range p.Items {
+			items[n] = configmgr.Item{Description: it.Description, Type: it.Type, Default: it.Default, DisplayName: it.DisplayName,
+				Order: it.Order, Options: it.Options, Minimum: it.Minimum, Maximum: it.Maximum, Length: it.Length,
+				Readonly: it.Readonly, Mandatory: it.Mandatory, Validity: it.Validity, Value: it.Default}
 		}
+		out[i] = Plugin{Name: p.Name, Version: p.Version, Type: typ, Description: p.Description, Config: items}
 	}
-	return p, nil
+	return out
 }
 
 func find(list []Plugin, name string) (Plugin, bool) {
@@ -436,12 +450,11 @@ func (m *Manager) ensureParent(ctx context.Context) error {
 
 // validate asks the notification service whether it can run inst.
 func (m *Manager) validate(ctx context.Context, inst Wire) error {
-	body, err := json.Marshal(inst)
+	n, err := m.o.Services.Notification()
 	if err != nil {
-		return fmt.Errorf("notification: %w", err)
+		return err
 	}
-	_, err = m.o.Services.Call(ctx, serviceTypeNotify, "validate", body)
-	return err
+	return n.Validate(ctx, inst)
 }
 
 // watch subscribes to changes of an instance's categories; m.mu is held.
@@ -846,7 +859,7 @@ func (m *Manager) DeleteChannel(ctx context.Context, name, channel string) error
 // audit writes an entry; a failure is logged, since what it records has
 // happened.
 func (m *Manager) audit(ctx context.Context, source string, details any) {
-	if err := m.o.Audit.Record(context.WithoutCancel(ctx), source, severityInfo, details); err != nil {
+	if err := m.o.Audit.Record(context.WithoutCancel(ctx), source, auditcode.Information, details); err != nil {
 		m.log.Error("audit entry not written", "source", source, "error", err)
 	}
 }

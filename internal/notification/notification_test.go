@@ -17,6 +17,7 @@ import (
 	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/internal/notification"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // process stands in for the notification service's process: it answers
@@ -26,66 +27,68 @@ type process struct {
 	mu        sync.Mutex
 	down      bool
 	instances [][]notification.Wire
-	readings  []json.RawMessage
+	readings  [][]edgeplugin.Reading
 	audits    []string
 }
 
-func (p *process) Call(_ context.Context, typ, method string, body []byte) ([]byte, error) {
+func (p *process) Notification() (edgeplugin.NotificationCalls, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if typ != db.ServiceNotification {
-		return nil, errors.New("wrong service type " + typ)
-	}
 	if p.down {
 		return nil, fault.New(fault.Conflict, "no notification service is running")
 	}
-	switch method {
-	case "plugins":
-		return json.Marshal(map[string]any{
-			"rules": []map[string]any{{"name": "threshold", "version": "1.0.0", "type": "rule", "description": "compare",
-				"config": map[string]any{
-					"asset":     map[string]any{"type": "string", "description": "Asset", "mandatory": "true"},
-					"datapoint": map[string]any{"type": "string", "description": "Datapoint", "default": ""},
-					"value":     map[string]any{"type": "float", "description": "Value", "default": "0"},
-				}}},
-			"delivery": []map[string]any{
-				{"name": "webhook", "version": "1.0.0", "type": "delivery", "description": "POST",
-					"config": map[string]any{"url": map[string]any{"type": "URL", "description": "URL", "default": "http://localhost:1/hook"},
-						"token": map[string]any{"type": "password", "description": "Token", "default": ""}}},
-				{"name": "email", "version": "1.0.0", "type": "delivery", "description": "SMTP",
-					"config": map[string]any{"to": map[string]any{"type": "string", "description": "To", "default": "ops@example.com"}}},
-			},
-		})
-	case "validate":
-		var w notification.Wire
-		if err := json.Unmarshal(body, &w); err != nil {
-			return nil, err
-		}
-		if w.Rule != "threshold" || w.Type == "" || len(w.Channels) == 0 || w.Channels[0].Plugin == "" {
-			return nil, fault.New(fault.Invalid, "incomplete instance %+v", w)
-		}
-		if w.RuleConfig["datapoint"] == "refused" {
-			return nil, fault.New(fault.Invalid, "the rule cannot use datapoint %q", "refused")
-		}
-		return []byte("{}"), nil
-	case "instances":
-		var ws []notification.Wire
-		if err := json.Unmarshal(body, &ws); err != nil {
-			return nil, err
-		}
-		p.instances = append(p.instances, ws)
-		return []byte("{}"), nil
-	case "readings":
-		p.readings = append(p.readings, json.RawMessage(body))
-		return []byte("{}"), nil
-	case "audit":
-		var a struct{ Code string }
-		_ = json.Unmarshal(body, &a)
-		p.audits = append(p.audits, a.Code)
-		return []byte("{}"), nil
-	}
-	return nil, errors.New("unknown method " + method)
+	return p, nil
 }
+
+func (p *process) Plugins(context.Context) (edgeplugin.NotificationPlugins, error) {
+	return edgeplugin.NotificationPlugins{
+		Rules: []edgeplugin.NotificationPlugin{{Name: "threshold", Version: "1.0.0", Description: "compare", Items: map[string]edgeplugin.Item{
+			"asset":     {Type: "string", Description: "Asset", Mandatory: "true"},
+			"datapoint": {Type: "string", Description: "Datapoint", Default: ""},
+			"value":     {Type: "float", Description: "Value", Default: "0"},
+		}}},
+		Deliveries: []edgeplugin.NotificationPlugin{
+			{Name: "webhook", Version: "1.0.0", Description: "POST", Items: map[string]edgeplugin.Item{
+				"url":   {Type: "URL", Description: "URL", Default: "http://localhost:1/hook"},
+				"token": {Type: "password", Description: "Token", Default: ""}}},
+			{Name: "email", Version: "1.0.0", Description: "SMTP", Items: map[string]edgeplugin.Item{
+				"to": {Type: "string", Description: "To", Default: "ops@example.com"}}},
+		},
+	}, nil
+}
+
+func (p *process) Validate(_ context.Context, w notification.Wire) error {
+	if w.Rule != "threshold" || w.Type == "" || len(w.Channels) == 0 || w.Channels[0].Plugin == "" {
+		return fault.New(fault.Invalid, "incomplete instance %+v", w)
+	}
+	if w.RuleConfig["datapoint"] == "refused" {
+		return fault.New(fault.Invalid, "the rule cannot use datapoint %q", "refused")
+	}
+	return nil
+}
+
+func (p *process) SetInstances(_ context.Context, ws []notification.Wire) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.instances = append(p.instances, ws)
+	return nil
+}
+
+func (p *process) Readings(_ context.Context, rs []edgeplugin.Reading) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.readings = append(p.readings, rs)
+	return nil
+}
+
+func (p *process) Audited(_ context.Context, code string, _ time.Time) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.audits = append(p.audits, code)
+	return nil
+}
+
+func (p *process) Statistics(context.Context, time.Time, map[string]int64) error { return nil }
 
 func (p *process) Running(string) bool {
 	p.mu.Lock()
@@ -167,7 +170,7 @@ func TestCreateStoresHandsOverAndAudits(t *testing.T) {
 		}
 	}
 	ws := f.proc.last()
-	if len(ws) != 1 || ws[0].Name != "overheat" || ws[0].Type != "toggled" || ws[0].RetriggerTime != 30 ||
+	if len(ws) != 1 || ws[0].Name != "overheat" || ws[0].Type != "toggled" || ws[0].RetriggerTime != 30*time.Second ||
 		len(ws[0].Channels) != 1 || ws[0].Channels[0].Plugin != "webhook" || ws[0].Channels[0].Config["token"] != "s3cret" {
 		t.Errorf("process was handed %+v; want the instance with its password in clear", ws)
 	}
@@ -391,15 +394,8 @@ func TestFeedHandsOverWatchedReadingsAndAudits(t *testing.T) {
 		got := slices.Clone(f.proc.readings)
 		f.proc.mu.Unlock()
 		if len(got) > 0 {
-			var rs []struct {
-				Asset     string
-				Timestamp time.Time
-				Readings  map[string]float64
-			}
-			if err := json.Unmarshal(got[0], &rs); err != nil {
-				t.Fatalf("readings are not JSON: %v: %s", err, got[0])
-			}
-			if len(rs) != 1 || rs[0].Asset != "motor" || !rs[0].Timestamp.Equal(at) || rs[0].Readings["temperature"] != 81 {
+			rs := got[0]
+			if len(rs) != 1 || rs[0].Asset != "motor" || !rs[0].Timestamp.Equal(at) || string(rs[0].Values) != `{"temperature":81}` {
 				t.Errorf("handed %+v; want only the motor's reading", rs)
 			}
 			break

@@ -2,35 +2,21 @@ package notification
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/fault"
+	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Wire is an instance as the notification service's process gets it
-// (methods `validate` and `instances`).
-type Wire struct {
-	Name          string            `json:"name"`
-	Description   string            `json:"description"`
-	Rule          string            `json:"rule"`
-	RuleConfig    map[string]string `json:"ruleConfig"`
-	Channels      []WireChannel     `json:"channels"` // the instance's own first
-	Type          string            `json:"type"`
-	Enabled       bool              `json:"enabled"`
-	RetriggerTime float64           `json:"retriggerTime"` // seconds
-}
-
-// WireChannel is a delivery channel as the process gets it.
-type WireChannel struct {
-	Name   string            `json:"name"`
-	Plugin string            `json:"plugin"`
-	Config map[string]string `json:"config"`
-}
+// (Validate, SetInstances): the plugin contract's instance.
+type Wire = edgeplugin.NotificationInstance
 
 // values returns the values of items, without the readonly plugin name of
 // an extra channel.
@@ -52,10 +38,10 @@ func wireOf(name string, own configmgr.Category, rule, delivery map[string]confi
 	retrigger, _ := strconv.ParseFloat(own.Items[itemRetrigger].Value, 64)
 	w := Wire{Name: name, Description: own.Items[itemDescription].Value, Rule: own.Items[itemRule].Value,
 		RuleConfig: values(rule), Type: own.Items[itemType].Value, Enabled: own.Items[itemEnable].Value == "true",
-		RetriggerTime: retrigger,
-		Channels:      []WireChannel{{Name: name, Plugin: own.Items[itemChannel].Value, Config: values(delivery)}}}
+		RetriggerTime: time.Duration(retrigger * float64(time.Second)),
+		Channels:      []edgeplugin.NotificationChannel{{Name: name, Plugin: own.Items[itemChannel].Value, Config: values(delivery)}}}
 	for _, ch := range extra {
-		w.Channels = append(w.Channels, WireChannel{Name: ch.Name, Plugin: ch.Plugin, Config: values(ch.Config.Items)})
+		w.Channels = append(w.Channels, edgeplugin.NotificationChannel{Name: ch.Name, Plugin: ch.Plugin, Config: values(ch.Config.Items)})
 	}
 	return w
 }
@@ -105,33 +91,34 @@ func (m *Manager) wires(ctx context.Context) ([]Wire, error) {
 func (m *Manager) Push(ctx context.Context) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.push(ctx, func(ctx context.Context, method string, body []byte) ([]byte, error) {
-		return m.o.Services.Call(ctx, serviceTypeNotify, method, body)
-	})
+	return m.push(ctx, nil)
 }
 
 // pushLocked is Push with m.mu held, logging what fails: the change it
 // follows is already stored, and the process gets it at its next start.
 func (m *Manager) pushLocked(ctx context.Context) {
-	err := m.push(ctx, func(ctx context.Context, method string, body []byte) ([]byte, error) {
-		return m.o.Services.Call(ctx, serviceTypeNotify, method, body)
-	})
-	if err != nil {
+	if err := m.push(ctx, nil); err != nil {
 		m.log.Error("notification instances not handed to the notification service", "error", err)
 	}
 }
 
-func (m *Manager) push(ctx context.Context, call func(ctx context.Context, method string, body []byte) ([]byte, error)) error {
+// push hands every instance to to, or to the running notification
+// service when to is nil.
+func (m *Manager) push(ctx context.Context, to edgeplugin.NotificationCalls) error {
 	ws, err := m.wires(ctx)
 	if err != nil {
 		return err
 	}
 	m.feed.watch(ws)
-	body, err := json.Marshal(ws)
-	if err != nil {
-		return fmt.Errorf("notification: %w", err)
+	if to == nil {
+		if to, err = m.o.Services.Notification(); err != nil {
+			if errors.Is(err, fault.Conflict) {
+				return nil // none runs
+			}
+			return err
+		}
 	}
-	if _, err := call(ctx, "instances", body); err != nil && !errors.Is(err, fault.Conflict) {
+	if err := to.SetInstances(ctx, ws); err != nil && !errors.Is(err, fault.Conflict) {
 		return err
 	}
 	return nil
@@ -140,11 +127,12 @@ func (m *Manager) push(ctx context.Context, call func(ctx context.Context, metho
 // Started hands the instances to a notification service process that
 // has just started (service.Manager's SetHostedStarted hook). Other
 // service types are not its business.
-func (m *Manager) Started(ctx context.Context, typ string, call func(ctx context.Context, method string, body []byte) ([]byte, error)) error {
-	if typ != serviceTypeNotify {
+func (m *Manager) Started(ctx context.Context, typ string, inst plugin.Service) error {
+	n, ok := inst.(plugin.NotificationService)
+	if typ != serviceTypeNotify || !ok {
 		return nil
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.push(ctx, call)
+	return m.push(ctx, n)
 }

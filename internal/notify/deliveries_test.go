@@ -20,6 +20,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/simtest"
 )
 
@@ -336,7 +337,7 @@ func TestEngineWebhookEndToEnd(t *testing.T) {
 	}
 	var sent int
 	for _, a := range h.auditLog() {
-		if a.source == AuditSent && a.severity == SeverityInformation && a.details["channel"] == "hook" {
+		if a.source == AuditSent && a.severity == auditcode.Information && a.details["channel"] == "hook" {
 			sent++
 		}
 	}

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/clock"
 )
 
@@ -212,7 +214,7 @@ func TestNotificationTypes(t *testing.T) {
 			for _, a := range h.auditLog() {
 				if a.source == AuditCleared {
 					cleared++
-					if a.details["name"] != "hot" || a.severity != SeverityInformation {
+					if a.details["name"] != "hot" || a.severity != auditcode.Information {
 						t.Errorf("NTFCL entry %+v", a)
 					}
 				}
@@ -623,5 +625,45 @@ func TestWindowAggregates(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCloseEndsRun restarts an engine ten times the way the notification
+// service does (Run on a context that never ends, then Close) and checks
+// no goroutine of theirs is left: Close ends Run.
+func TestCloseEndsRun(t *testing.T) {
+	before := runtime.NumGoroutine()
+	for range 10 {
+		e := New(Options{Host: &fakeHost{}})
+		if err := e.SetInstances(t.Context(), []Instance{{Name: "quiet", Rule: RuleDataAvailability, Type: TypeOneShot, Enabled: true,
+			RuleConfig: map[string]string{"asset": "boiler", "mode": "notSeen", "within": "60"}, Channels: []Channel{alertChannel}}}); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- e.Run(context.WithoutCancel(t.Context())) }()
+		e.Close()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("Run did not return after Close")
+		}
+	}
+	waitGoroutines(t, before)
+}
+
+// waitGoroutines waits until no more than n goroutines run, failing the
+// test with their stacks after a deadline.
+func waitGoroutines(t *testing.T, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > n {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("%d goroutines left, %d before:\n%s", runtime.NumGoroutine(), n, buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

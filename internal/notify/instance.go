@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/edged/edged/internal/auditcode"
 )
 
 // instance is a built Instance and its state. Its fields other than
@@ -191,7 +193,7 @@ func (c *channel) deliver(ctx context.Context, e *Engine, name, rule string, ite
 	c.dropped = 0
 	c.mu.Unlock()
 	if dropped > 0 {
-		c.audit(ctx, e, SeverityFailure, map[string]any{"name": name, "rule": rule, "channel": c.spec.Name,
+		c.audit(ctx, e, auditcode.Failure, map[string]any{"name": name, "rule": rule, "channel": c.spec.Name,
 			"error": fmt.Sprintf("%d notifications dropped: the channel's queue was full", dropped)})
 	}
 	if item.auditClear {
@@ -207,9 +209,9 @@ func (c *channel) deliver(ctx context.Context, e *Engine, name, rule string, ite
 		}
 		details["error"] = err.Error()
 		e.log.Warn("notification not delivered", "notification", name, "channel", c.spec.Name, "error", err)
-		c.audit(ctx, e, SeverityFailure, details)
+		c.audit(ctx, e, auditcode.Failure, details)
 	default:
-		c.audit(ctx, e, SeverityInformation, details)
+		c.audit(ctx, e, auditcode.Information, details)
 	}
 }
 
@@ -218,7 +220,7 @@ func (c *channel) deliver(ctx context.Context, e *Engine, name, rule string, ite
 func (c *channel) audit(ctx context.Context, e *Engine, severity string, details map[string]any) {
 	source := AuditSent
 	if severity == AuditCleared {
-		source, severity = AuditCleared, SeverityInformation
+		source, severity = AuditCleared, auditcode.Information
 	}
 	if err := e.host.Audit(ctx, source, severity, details); err != nil {
 		e.log.Warn("notification audit not written", "source", source, "error", err)

@@ -26,17 +26,17 @@ import (
 	"sync"
 	"time"
 
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Audit sources and severities the engine writes.
 const (
-	AuditSent    = "NTFSN" // a notification was sent (or failed to be) on a channel
-	AuditCleared = "NTFCL" // a toggled notification's rule became false
+	AuditSent    = auditcode.NotificationSent    // a notification was sent (or failed to be) on a channel
+	AuditCleared = auditcode.NotificationCleared // a toggled notification's rule became false
 
-	SeverityInformation = "INFORMATION"
-	SeverityFailure     = "FAILURE"
 )
 
 // Notification types.
@@ -81,31 +81,15 @@ type Write struct {
 	Values      map[string]any `json:"values"`
 }
 
-// Instance is a notification instance: a rule, a notification type and
-// its delivery channels.
-type Instance struct {
-	Name        string
-	Description string
-	Rule        string            // a rule plugin's name
-	RuleConfig  map[string]string // the rule's items
-	// Channels are where notifications go: the first is the instance's
-	// delivery, more may be added. Names are unique within an instance.
-	Channels []Channel
-	// Type is TypeOneShot, TypeRetriggered or TypeToggled.
-	Type    string
-	Enabled bool
-	// RetriggerTime is the least time between two sends of a retriggered
-	// notification; it must be positive for that type. On the wire
-	// (MarshalJSON) it is in seconds.
-	RetriggerTime time.Duration
-}
+// Instance is a notification instance: a rule, a notification type
+// (TypeOneShot, TypeRetriggered or TypeToggled) and its delivery channels,
+// the first of which is the instance's own delivery; channel names are
+// unique within an instance. RetriggerTime must be positive for a
+// retriggered notification. It is the plugin contract's type.
+type Instance = edgeplugin.NotificationInstance
 
 // Channel is a delivery channel of an instance.
-type Channel struct {
-	Name   string            `json:"name"`
-	Plugin string            `json:"plugin"`
-	Config map[string]string `json:"config"`
-}
+type Channel = edgeplugin.NotificationChannel
 
 // Event is what a channel delivers: one send of a notification.
 type Event struct {
@@ -427,7 +411,8 @@ func (e *Engine) Statistics(ctx context.Context, at time.Time, counters map[stri
 }
 
 // Run runs the timers of the instances ("not seen within", windows
-// emptying, retriggering) until ctx ends, then returns nil. Run once.
+// emptying, retriggering) until ctx ends or the engine is closed, then
+// returns nil. Run once.
 func (e *Engine) Run(ctx context.Context) error {
 	for {
 		now := e.clock.Now()
@@ -440,6 +425,11 @@ func (e *Engine) Run(ctx context.Context) error {
 		}
 		select {
 		case <-ctx.Done():
+			if t != nil {
+				t.Stop()
+			}
+			return nil
+		case <-e.ctx.Done(): // Close
 			if t != nil {
 				t.Stop()
 			}
@@ -476,8 +466,8 @@ func (e *Engine) poke() {
 	}
 }
 
-// Close stops every channel; notifications still queued are dropped. The
-// engine takes no instances after it.
+// Close stops every channel and ends Run; notifications still queued are
+// dropped. The engine takes no instances after it.
 func (e *Engine) Close() {
 	e.mu.Lock()
 	e.closed = true

@@ -5,42 +5,44 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
+	"sync"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
 
-// decodeReadings decodes the body of a "readings" call,
-// [{"asset", "timestamp", "readings": {…}}…], in one pass of a streaming
-// tokenizer: it is the busiest call (every committed batch of watched
-// assets), and decoding by reflection cost the notification service more
-// than evaluating its rules (BenchmarkDecodeReadings). The result is what
-// JSON v2's Unmarshal into []Reading gives: numbers as float64, nested
-// values as JSON v2 decodes them into any, members other than the three
-// ignored, duplicate names and invalid UTF-8 refused.
-func decodeReadings(body []byte) ([]Reading, error) {
-	dec := jsontext.NewDecoder(bytes.NewReader(body))
-	if dec.PeekKind() == 'n' { // null: no readings
-		_, err := dec.ReadToken()
-		return nil, end(dec, err)
-	}
-	if err := expect(dec, '['); err != nil {
+// DecodeValues decodes a reading's values, a JSON object, in one pass of
+// a streaming tokenizer: readings are the notification service's busiest
+// input (every committed batch of watched assets), and decoding by
+// reflection cost it more than evaluating its rules
+// (BenchmarkDecodeValues). The result is what JSON v2's Unmarshal into a
+// map[string]any gives: numbers as float64, nested values as JSON v2
+// decodes them into any, duplicate names and invalid UTF-8 refused; null
+// is no values.
+func DecodeValues(b []byte) (map[string]any, error) {
+	d := decoders.Get().(*decoder)
+	defer decoders.Put(d)
+	d.r.Reset(b)
+	d.dec.Reset(&d.r)
+	values, err := decodeValues(d.dec)
+	if err := end(d.dec, err); err != nil {
 		return nil, err
 	}
-	rs := make([]Reading, 0, len(body)/96+1) // the feed's readings are about 100 bytes
-	for dec.PeekKind() == '{' {
-		r, err := decodeReading(dec)
-		if err != nil {
-			return nil, fmt.Errorf("reading %d: %w", len(rs), err)
-		}
-		rs = append(rs, r)
-	}
-	if err := end(dec, expect(dec, ']')); err != nil {
-		return nil, err
-	}
-	return rs, nil
+	return values, nil
 }
+
+// decoder is a tokenizer with its reader, kept for reuse: making one for
+// each reading's values cost more than decoding them.
+type decoder struct {
+	r   bytes.Reader
+	dec *jsontext.Decoder
+}
+
+var decoders = sync.Pool{New: func() any {
+	d := &decoder{}
+	d.dec = jsontext.NewDecoder(&d.r)
+	return d
+}}
 
 // end returns err, or an error if anything follows the document.
 func end(dec *jsontext.Decoder, err error) error {
@@ -51,43 +53,6 @@ func end(dec *jsontext.Decoder, err error) error {
 		return errors.New("more than one JSON document")
 	}
 	return nil
-}
-
-// decodeReading decodes one element, whose '{' is next.
-func decodeReading(dec *jsontext.Decoder) (Reading, error) {
-	var r Reading
-	if err := expect(dec, '{'); err != nil {
-		return r, err
-	}
-	for dec.PeekKind() == '"' {
-		name, err := dec.ReadToken()
-		if err != nil {
-			return r, err
-		}
-		switch name.String() {
-		case "asset":
-			if r.Asset, err = stringToken(dec, "asset"); err != nil {
-				return r, err
-			}
-		case "timestamp":
-			s, err := stringToken(dec, "timestamp")
-			if err != nil {
-				return r, err
-			}
-			if r.Timestamp, err = time.Parse(time.RFC3339Nano, s); err != nil {
-				return r, fmt.Errorf("timestamp: %w", err)
-			}
-		case "readings":
-			if r.Values, err = decodeValues(dec); err != nil {
-				return r, fmt.Errorf("readings: %w", err)
-			}
-		default:
-			if err := dec.SkipValue(); err != nil {
-				return r, err
-			}
-		}
-	}
-	return r, expect(dec, '}')
 }
 
 // decodeValues decodes a reading's values: an object (or null).
@@ -145,16 +110,4 @@ func expect(dec *jsontext.Decoder, kind jsontext.Kind) error {
 		return fmt.Errorf("found %v where %v was expected", tok.Kind(), kind)
 	}
 	return nil
-}
-
-// stringToken reads the next token, which must be a string.
-func stringToken(dec *jsontext.Decoder, what string) (string, error) {
-	tok, err := dec.ReadToken()
-	if err != nil {
-		return "", err
-	}
-	if tok.Kind() != '"' {
-		return "", fmt.Errorf("%s: found %v where a string was expected", what, tok.Kind())
-	}
-	return tok.String(), nil
 }

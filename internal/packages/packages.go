@@ -10,7 +10,6 @@ package packages
 
 import (
 	"context"
-	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,6 +28,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/durable"
@@ -36,13 +36,14 @@ import (
 	"github.com/edged/edged/internal/pkgrepo"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/plugin/external"
+	"github.com/edged/edged/pkg/pkgindex"
 )
 
 // Items of the Installation category this package reads.
 const (
 	ItemRepositoryURL     = "repositoryURL"
 	ItemRepositoryVersion = "repositoryVersion"
-	ItemTrustedKeys       = "trustedKeys"
+	ItemTrustedKeys       = configmgr.ItemTrustedKeys
 	ItemMaxUpdate         = "maxUpdate"
 )
 
@@ -51,10 +52,10 @@ const (
 	TaskInstall = "package install"
 	TaskUpdate  = "package update"
 
-	auditInstalled = "PKGIN"
-	auditUpdated   = "PKGUP"
-	auditRemoved   = "PKGRM"
-	auditUpdateEnd = "UPEXC"
+	auditInstalled = auditcode.PackageInstalled
+	auditUpdated   = auditcode.PackageUpdated
+	auditRemoved   = auditcode.PackageRemoved
+	auditUpdateEnd = auditcode.UpdateComplete
 )
 
 // Limits of what a package may be.
@@ -97,6 +98,11 @@ type Filters interface {
 	Pipeline(ctx context.Context, service string) ([]string, error)
 }
 
+// Tasks finds the north tasks that run a plugin.
+type Tasks interface {
+	TasksUsing(ctx context.Context, pluginName string) ([]string, error)
+}
+
 // Options are the manager's dependencies.
 type Options struct {
 	Dir     string // the package directory
@@ -107,6 +113,9 @@ type Options struct {
 	// Filters tells which filter instances use a plugin (the filter
 	// pipelines find installed filter plugins in Plugins). nil: none.
 	Filters Filters
+	// Tasks finds the north tasks of a plugin, so that a package they
+	// use is not removed; *north.Runtime implements it. nil: none.
+	Tasks Tasks
 	// Restart restarts the services of an updated plugin; nil: none.
 	Restart Restarter
 	Client  *http.Client
@@ -305,13 +314,9 @@ func (m *Manager) repo(ctx context.Context) (pkgrepo.Repo, string, error) {
 	if err != nil {
 		return pkgrepo.Repo{}, "", fault.New(fault.Invalid, "the configured repository URL %q is not valid", raw)
 	}
-	var keys []ed25519.PublicKey
-	for _, k := range strings.FieldsFunc(cat.Items[ItemTrustedKeys].Value, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' }) {
-		key, err := pkgrepo.ParseKey(k)
-		if err != nil {
-			return pkgrepo.Repo{}, "", fault.New(fault.Invalid, "Installation.%s: %v", ItemTrustedKeys, err)
-		}
-		keys = append(keys, key)
+	keys, err := pkgindex.ParseKeys(cat.Items[ItemTrustedKeys].Value)
+	if err != nil {
+		return pkgrepo.Repo{}, "", fault.New(fault.Invalid, "Installation.%s: %v", ItemTrustedKeys, err)
 	}
 	if len(keys) == 0 {
 		return pkgrepo.Repo{}, "", fault.New(fault.Invalid,
@@ -339,7 +344,7 @@ func (m *Manager) index(ctx context.Context, repo pkgrepo.Repo, lg *interactionL
 		lg.printf("refused: %s", pkgrepo.Detail(err))
 		if isRefusal(err) {
 			details["error"] = err.Error()
-			m.record(ctx, source, "FAILURE", details)
+			m.record(ctx, source, auditcode.Failure, details)
 		}
 		return nil, repoFault(err)
 	}
@@ -505,9 +510,9 @@ func (m *Manager) Install(ctx context.Context, typ, name, version string, allowD
 		}
 		err := m.installVersion(bg, repo, p, lg, false)
 		if err == nil {
-			m.record(bg, auditInstalled, "INFORMATION", map[string]any{"name": p.Name, "version": p.Version, "type": p.Type})
+			m.record(bg, auditInstalled, auditcode.Information, map[string]any{"name": p.Name, "version": p.Version, "type": p.Type})
 		} else {
-			m.record(bg, auditInstalled, "FAILURE", map[string]any{"name": p.Name, "version": p.Version, "error": err.Error()})
+			m.record(bg, auditInstalled, auditcode.Failure, map[string]any{"name": p.Name, "version": p.Version, "error": err.Error()})
 		}
 		m.finishTask(bg, id, err)
 	}()
@@ -609,8 +614,9 @@ func (m *Manager) installVersion(ctx context.Context, repo pkgrepo.Repo, p pkgre
 	return nil
 }
 
-// Remove removes the installed package name; a plugin a service uses is
-// refused (409).
+// Remove removes the installed package name. A package whose plugin a
+// service, north task or filter instance uses is refused (Conflict, naming
+// each of them) and stays as it was.
 func (m *Manager) Remove(ctx context.Context, name string) error {
 	if !namePattern.MatchString(name) {
 		return fault.New(fault.NotFound, "package %q is not installed", name)
@@ -627,33 +633,72 @@ func (m *Manager) Remove(ctx context.Context, name string) error {
 	}
 	var p pkgrepo.Package
 	_ = json.Unmarshal(b, &p)
-	svcs, err := m.o.Store.ListServices(ctx, "")
+	// The plugin (of any kind: the one registry holds filters too) is
+	// unregistered before its users are looked for, and services, tasks
+	// and filters look the plugin up again once recorded:
+	// so either a user created meanwhile is found here, or its creation
+	// finds the plugin gone. Put back when the package stays.
+	def, registered := m.o.Plugins.Lookup(name)
+	m.o.Plugins.Remove(name)
+	restore := func() {
+		if registered {
+			if err := m.o.Plugins.Add(def); err != nil {
+				m.log.Error("plugin of a package kept not registered again", "package", name, "error", err)
+			}
+		}
+	}
+	users, err := m.users(ctx, name)
 	if err != nil {
+		restore()
 		return err
 	}
-	for _, s := range svcs {
-		if s.Plugin == name {
-			return fault.New(fault.Conflict, "service %q uses plugin %q: delete it first", s.Name, name)
-		}
+	if len(users) > 0 {
+		restore()
+		return fault.New(fault.Conflict, "package %q is in use: its plugin is used by %s; delete them first",
+			name, strings.Join(users, ", "))
 	}
-	if m.o.Filters != nil {
-		users, err := m.o.Filters.UsedBy(ctx, name)
-		if err != nil {
-			return err
-		}
-		if len(users) > 0 {
-			return fault.New(fault.Conflict, "filter %q uses plugin %q: delete it first", users[0], name)
-		}
-	}
-	m.o.Plugins.Remove(name)
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
 	if err := durable.SyncDir(m.o.Dir); err != nil { // else a power cut could bring it back
 		return err
 	}
-	m.record(ctx, auditRemoved, "INFORMATION", map[string]any{"name": name, "version": p.Version})
+	m.record(ctx, auditRemoved, auditcode.Information, map[string]any{"name": name, "version": p.Version})
 	return nil
+}
+
+// users names everything that uses the plugin name: services (their type
+// said), north tasks and filter instances.
+func (m *Manager) users(ctx context.Context, name string) ([]string, error) {
+	var out []string
+	svcs, err := m.o.Store.ListServices(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range svcs {
+		if s.Plugin == name {
+			out = append(out, fmt.Sprintf("%s service %q", s.Type, s.Name))
+		}
+	}
+	if m.o.Tasks != nil {
+		tasks, err := m.o.Tasks.TasksUsing(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range tasks {
+			out = append(out, fmt.Sprintf("north task %q", t))
+		}
+	}
+	if m.o.Filters != nil {
+		filters, err := m.o.Filters.UsedBy(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range filters {
+			out = append(out, fmt.Sprintf("filter %q", f))
+		}
+	}
+	return out, nil
 }
 
 func (m *Manager) record(ctx context.Context, source, severity string, details any) {

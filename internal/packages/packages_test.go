@@ -1,6 +1,7 @@
 package packages
 
 import (
+	"context"
 	"crypto/ed25519"
 	"encoding/base64"
 	"errors"
@@ -12,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/uuid"
 
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/db/dbtest"
@@ -277,5 +280,70 @@ func TestInstallRefusesTamperedArtifact(t *testing.T) {
 	}
 	if n := f.audits("PKGIN", "FAILURE"); n != 1 {
 		t.Errorf("PKGIN failures = %d", n)
+	}
+}
+
+// tasksOf is the north tasks of plugins, by plugin.
+type tasksOf map[string][]string
+
+func (t tasksOf) TasksUsing(_ context.Context, pluginName string) ([]string, error) {
+	return t[pluginName], nil
+}
+
+// TestRemoveRefusedWhileUsed removes a package whose plugin two services
+// and a north task use: 409 naming each, the plugin stays registered and
+// installed; once they are gone the removal goes through.
+func TestRemoveRefusedWhileUsed(t *testing.T) {
+	f := newFixture(t)
+	ctx := t.Context()
+	tasks := tasksOf{"csv_south": {"to-cloud"}}
+	f.m.o.Tasks = tasks
+	if err := f.m.SetRepository(ctx, f.url, "latest"); err != nil {
+		t.Fatal(err)
+	}
+	f.publish("1.0.0", pkgrepo.TypePlugin)
+	if _, err := f.m.Install(ctx, pkgrepo.TypePlugin, "csv_south", "", false); err != nil {
+		t.Fatal(err)
+	}
+	if task := f.lastTask(TaskInstall); task.ExitCode == nil || *task.ExitCode != 0 {
+		t.Fatalf("install task = %+v", task)
+	}
+	for _, name := range []string{"boiler", "pump"} {
+		_, err := f.d.CreateService(ctx, db.Service{Name: name, Type: db.ServiceSouth, Plugin: "csv_south"},
+			db.Schedule{ID: uuid.NewString(), Name: name, ProcessName: "south_c", Type: db.ScheduleStartup, Enabled: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	err := f.m.Remove(ctx, "csv_south")
+	wantKind(t, "Remove of a package in use", err, fault.Conflict)
+	if err != nil {
+		for _, user := range []string{`south service "boiler"`, `south service "pump"`, `north task "to-cloud"`} {
+			if !strings.Contains(err.Error(), user) {
+				t.Errorf("message %q does not name %s", err, user)
+			}
+		}
+	}
+	if _, ok := f.reg.Lookup("csv_south"); !ok {
+		t.Error("the plugin of a package kept is no longer registered")
+	}
+	if pkgs, _ := f.m.List(); len(pkgs) != 1 {
+		t.Errorf("installed after a refused removal = %+v", pkgs)
+	}
+
+	for _, name := range []string{"boiler", "pump"} {
+		if err := f.d.DeleteService(ctx, name, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err = f.m.Remove(ctx, "csv_south")
+	wantKind(t, "Remove of a package a north task uses", err, fault.Conflict)
+	delete(tasks, "csv_south")
+	if err := f.m.Remove(ctx, "csv_south"); err != nil {
+		t.Fatalf("Remove of a package nothing uses = %v", err)
+	}
+	if _, ok := f.reg.Lookup("csv_south"); ok {
+		t.Error("plugin still registered after its removal")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/internal/pkgrepo"
 )
@@ -66,10 +67,10 @@ func (m *Manager) Update(ctx context.Context, allowDowngrade bool) (Started, err
 		defer lg.close()
 		bg := context.WithoutCancel(ctx)
 		updated, err := m.update(bg, repo, ix, version, allowDowngrade, lg)
-		severity := "INFORMATION"
+		severity := auditcode.Information
 		details := map[string]any{"updated": updated}
 		if err != nil {
-			severity, details["error"] = "FAILURE", err.Error()
+			severity, details["error"] = auditcode.Failure, err.Error()
 		}
 		m.record(bg, auditUpdateEnd, severity, details)
 		m.finishTask(bg, id, err)
@@ -204,10 +205,10 @@ func (m *Manager) upgrade(ctx context.Context, repo pkgrepo.Repo, from, p pkgrep
 	details := map[string]any{"name": p.Name, "from": from.Version, "version": p.Version}
 	if err := m.installVersion(ctx, repo, p, lg, true); err != nil {
 		details["error"] = err.Error()
-		m.record(ctx, auditUpdated, "FAILURE", details)
+		m.record(ctx, auditUpdated, auditcode.Failure, details)
 		return err
 	}
-	m.record(ctx, auditUpdated, "INFORMATION", details)
+	m.record(ctx, auditUpdated, auditcode.Information, details)
 	return nil
 }
 
@@ -245,10 +246,10 @@ func (m *Manager) downgrade(ctx context.Context, repo pkgrepo.Repo, from, p pkgr
 	details := map[string]any{"name": p.Name, "from": from.Version, "version": p.Version, "downgrade": true}
 	if err := m.installVersion(ctx, repo, p, lg, true); err != nil {
 		details["error"] = err.Error()
-		m.record(ctx, auditUpdated, "FAILURE", details)
+		m.record(ctx, auditUpdated, auditcode.Failure, details)
 		return err
 	}
 	lg.printf("%s moved down from %s to %s, as the admin asked", p.Name, from.Version, p.Version)
-	m.record(ctx, auditUpdated, "WARNING", details)
+	m.record(ctx, auditUpdated, auditcode.Warning, details)
 	return nil
 }

@@ -12,6 +12,12 @@ import (
 	"strings"
 )
 
+// Errors of unpacking.
+var (
+	ErrUnsafe   = errors.New("the archive holds an unsafe entry")
+	ErrTooLarge = errors.New("the archive is larger than allowed")
+)
+
 // Unpack unpacks the gzip'd tar archive read from r into dir, which it
 // creates, entry by entry, straight to the files: an archive is never held
 // in memory, however much it unpacks to. It refuses absolute names, names

@@ -26,3 +26,29 @@ var (
 	// unknown to it, or not convertible to the types it takes.
 	ErrBadParameters = edgeplugin.ErrBadParameters
 )
+
+// Controls is implemented by an instance that has the Write and Operate
+// methods on behalf of a plugin that may offer either or neither (one
+// running in its own process, which says what it offers when described):
+// it tells which of them work.
+type Controls interface {
+	Controls() (writes, operates bool)
+}
+
+// AsWriter returns inst as a Writer when it can write setpoints.
+func AsWriter(inst any) (Writer, bool) {
+	w, ok := inst.(Writer)
+	if c, isC := inst.(Controls); ok && isC {
+		ok, _ = c.Controls()
+	}
+	return w, ok
+}
+
+// AsOperator returns inst as an Operator when it can run operations.
+func AsOperator(inst any) (Operator, bool) {
+	o, ok := inst.(Operator)
+	if c, isC := inst.(Controls); ok && isC {
+		_, ok = c.Controls()
+	}
+	return o, ok
+}

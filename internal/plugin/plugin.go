@@ -14,7 +14,9 @@
 // item tags give its items (ItemsOf) and which an instance gets its
 // configuration decoded into (Decode), a README.md and a sample
 // configuration generated from it (make generate), and its tests; it is
-// listed in internal/plugin/builtin.
+// listed in internal/plugin/builtin. A plugin in its own process (any
+// language, from a package) gets the same Definition from
+// internal/plugin/external, so the runtimes do not tell the two apart.
 package plugin
 
 import (

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/stats"
@@ -66,10 +67,8 @@ func New(o Options) *Purger {
 
 // Audit sources and severities the purges write.
 const (
-	auditPurge       = "PURGE"
-	auditSystemPurge = "SYPRG"
-	severityInfo     = "INFORMATION"
-	severityFailure  = "FAILURE"
+	auditPurge       = auditcode.Purge
+	auditSystemPurge = auditcode.SystemPurge
 )
 
 // intItem reads a non-negative integer item of category.
@@ -137,9 +136,9 @@ func (p *Purger) Readings(ctx context.Context) (db.PurgeResult, error) {
 		}
 	}
 	details := map[string]any{"rowsRemoved": res.Removed, "unsentRowsRemoved": res.UnsentRemoved, "rowsRetained": res.Retained}
-	severity := severityInfo
+	severity := auditcode.Information
 	if err != nil {
-		severity, details["error"] = severityFailure, err.Error()
+		severity, details["error"] = auditcode.Failure, err.Error()
 	}
 	p.audit(ctx, auditPurge, severity, details)
 	if err != nil {
@@ -189,9 +188,9 @@ func (p *Purger) System(ctx context.Context) (SystemResult, error) {
 		}
 	}
 	details := map[string]any{"auditRowsRemoved": res.AuditRows, "statisticsHistoryRowsRemoved": res.HistoryRows, "tasksRemoved": res.Tasks}
-	severity := severityInfo
+	severity := auditcode.Information
 	if firstErr != nil {
-		severity, details["error"] = severityFailure, firstErr.Error()
+		severity, details["error"] = auditcode.Failure, firstErr.Error()
 	}
 	p.audit(context.WithoutCancel(ctx), auditSystemPurge, severity, details)
 	if firstErr != nil {

@@ -72,6 +72,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/fault"
@@ -145,9 +146,8 @@ const (
 
 // Audit sources and severity the scheduler writes.
 const (
-	auditSchedAdded   = "SCHAD"
-	auditSchedChanged = "SCHCH"
-	severityInfo      = "INFORMATION"
+	auditSchedAdded   = auditcode.ScheduleAdded
+	auditSchedChanged = auditcode.ScheduleChanged
 )
 
 // Scheduler runs task schedules. It is safe for concurrent use.

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/fault"
 )
 
@@ -150,7 +151,7 @@ func (s *Scheduler) audit(ctx context.Context, source string, details any) {
 	if s.o.Audit == nil {
 		return
 	}
-	if err := s.o.Audit.Record(context.WithoutCancel(ctx), source, severityInfo, details); err != nil {
+	if err := s.o.Audit.Record(context.WithoutCancel(ctx), source, auditcode.Information, details); err != nil {
 		s.log.Error("audit entry not written", "source", source, "error", err)
 	}
 }

@@ -2,18 +2,19 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
-	"time"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/internal/ingest"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/supervisor"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // processNames are the schedule processes of the services whose plugin
@@ -25,8 +26,8 @@ var hostedProcess = map[string]string{
 
 // Audit codes of the hosted services' starts and stops.
 var hostedAudit = map[string][2]string{
-	db.ServiceNotification: {"NTFST", "NTFSD"},
-	db.ServiceDispatcher:   {"DSPST", "DSPSD"},
+	db.ServiceNotification: {auditcode.NotificationStarted, auditcode.NotificationStopped},
+	db.ServiceDispatcher:   {auditcode.DispatcherStarted, auditcode.DispatcherStopped},
 }
 
 // isHosted reports whether s is a notification or dispatcher service.
@@ -34,9 +35,6 @@ func isHosted(s db.Service) bool {
 	_, ok := hostedProcess[s.Type]
 	return ok
 }
-
-// Caller calls a method of a running service process.
-type Caller func(ctx context.Context, method string, body []byte) ([]byte, error)
 
 // hosted is a started notification or dispatcher service: its plugin's
 // process, started and restarted by a supervisor, and the ingest buffer
@@ -117,7 +115,7 @@ func (h *hosted) attempt(ctx context.Context, up func()) error {
 	ended := make(chan error, 1)
 	go func() { ended <- inst.Run(runCtx) }()
 	if fn := m.hostedStarted(); fn != nil {
-		if err := fn(ctx, h.typ, inst.Call); err != nil {
+		if err := fn(ctx, h.typ, inst); err != nil {
 			stop()
 			if runErr := <-ended; runErr != nil {
 				m.log.Warn("service process reported an error while stopping", "service", h.name, "error", runErr)
@@ -130,7 +128,7 @@ func (h *hosted) attempt(ctx context.Context, up func()) error {
 	// The start is audited before the service is reported running, so a
 	// client that sees it running finds its start entry too.
 	codes := hostedAudit[h.typ]
-	m.audit(ctx, codes[0], severityInfo, map[string]any{"name": h.name, "plugin": h.def.Name})
+	m.audit(ctx, codes[0], auditcode.Information, map[string]any{"name": h.name, "plugin": h.def.Name})
 	up()
 	select {
 	case err = <-ended:
@@ -139,7 +137,7 @@ func (h *hosted) attempt(ctx context.Context, up func()) error {
 		if runErr := <-ended; runErr != nil {
 			m.log.Warn("service process reported an error while stopping", "service", h.name, "error", runErr)
 		}
-		m.audit(context.WithoutCancel(ctx), codes[1], severityInfo, map[string]any{"name": h.name, "restart": true})
+		m.audit(context.WithoutCancel(ctx), codes[1], auditcode.Information, map[string]any{"name": h.name, "restart": true})
 		return supervisor.ErrRestart
 	case <-ctx.Done():
 		stop()
@@ -149,10 +147,10 @@ func (h *hosted) attempt(ctx context.Context, up func()) error {
 		}
 		err = nil
 	}
-	severity := severityInfo
+	severity := auditcode.Information
 	details := map[string]any{"name": h.name}
 	if err != nil {
-		severity, details["error"] = severityFailure, err.Error()
+		severity, details["error"] = auditcode.Failure, err.Error()
 	}
 	m.audit(context.WithoutCancel(ctx), codes[1], severity, details)
 	return err
@@ -211,14 +209,14 @@ func (m *Manager) startHosted(ctx context.Context, s db.Service) error {
 	def, ok := m.o.Plugins.Lookup(s.Plugin)
 	if !ok || def.NewService == nil {
 		err := fmt.Errorf("the %s service package %q is not installed", s.Type, s.Plugin)
-		m.audit(ctx, auditFailed, severityFailure, map[string]any{"name": s.Name, "error": err.Error()})
+		m.audit(ctx, auditFailed, auditcode.Failure, map[string]any{"name": s.Name, "error": err.Error()})
 		return err
 	}
 	h := newHosted(m, s, def)
 	m.mu.Lock()
 	m.hosted[s.Name] = h
 	m.mu.Unlock()
-	m.audit(ctx, auditRegistered, severityInfo, map[string]any{"name": s.Name, "plugin": s.Plugin})
+	m.audit(ctx, auditRegistered, auditcode.Information, map[string]any{"name": s.Name, "plugin": s.Plugin})
 	m.log.Info("service starting", "service", s.Name, "plugin", s.Plugin)
 	h.sup.Start(base)
 	h.unsubscribe = m.o.Config.Subscribe(s.Name, h.onConfig)
@@ -239,7 +237,7 @@ func (m *Manager) stopHosted(ctx context.Context, name string) bool {
 	if !h.sup.Stop(ctx, m.o.Clock.NewTimer(m.o.StopGrace)) {
 		m.log.Warn("service process did not stop in time", "service", name)
 	}
-	drainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	drainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), DrainWait)
 	defer cancel()
 	if err := h.buf.Close(drainCtx); err != nil {
 		m.log.Error("ingest buffer not drained", "service", name, "error", err)
@@ -247,7 +245,7 @@ func (m *Manager) stopHosted(ctx context.Context, name string) bool {
 	m.mu.Lock()
 	delete(m.hosted, name)
 	m.mu.Unlock()
-	m.audit(ctx, auditUnregistered, severityInfo, map[string]any{"name": name})
+	m.audit(ctx, auditUnregistered, auditcode.Information, map[string]any{"name": name})
 	m.log.Info("service stopped", "service", name)
 	return true
 }
@@ -275,31 +273,46 @@ func (m *Manager) SetListener(l ingest.Listener) {
 // notification or dispatcher service has started, before it is offered
 // to callers (the notification instances hand it their configuration);
 // an error restarts the process. Call it before Start.
-func (m *Manager) SetHostedStarted(fn func(ctx context.Context, typ string, call Caller) error) {
+func (m *Manager) SetHostedStarted(fn func(ctx context.Context, typ string, inst plugin.Service) error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.started = fn
 }
 
-func (m *Manager) hostedStarted() func(ctx context.Context, typ string, call Caller) error {
+func (m *Manager) hostedStarted() func(ctx context.Context, typ string, inst plugin.Service) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.started
 }
 
-// ErrNotRunning is the cause of Manager.Call's Conflict when no service
-// of the type runs: the call reached no service process.
+// ErrNotRunning is the cause of the Conflict of Notification and
+// Dispatcher when no service of the type runs: the call reached no service
+// process.
 var ErrNotRunning = errors.New("no service of the type is running")
 
-// Call calls method of the running service of type typ (notification or
-// dispatcher). Errors: Conflict wrapping ErrNotRunning when none runs; the
-// process's errors as faults of their kind.
-func (m *Manager) Call(ctx context.Context, typ, method string, body []byte) ([]byte, error) {
-	inst := m.runningHosted(typ)
-	if inst == nil {
-		return nil, fault.Wrap(fault.Conflict, ErrNotRunning, "no %s service is running: install the %s service package, then create and enable a %s service", typ, typ, typ)
+// notRunning is the fault of a call to a service of type typ when none
+// runs.
+func notRunning(typ string) error {
+	return fault.Wrap(fault.Conflict, ErrNotRunning, "no %s service is running: install the %s service package, then create and enable a %s service", typ, typ, typ)
+}
+
+// Notification returns the calls of the running notification service.
+// Errors: Conflict wrapping ErrNotRunning when none runs. The calls'
+// errors are the process's, as faults of their kind.
+func (m *Manager) Notification() (edgeplugin.NotificationCalls, error) {
+	if n, ok := m.runningHosted(db.ServiceNotification).(plugin.NotificationService); ok {
+		return n, nil
 	}
-	return inst.Call(ctx, method, body)
+	return nil, notRunning(db.ServiceNotification)
+}
+
+// Dispatcher returns the calls of the running dispatcher service, with
+// the errors of Notification.
+func (m *Manager) Dispatcher() (edgeplugin.DispatcherCalls, error) {
+	if d, ok := m.runningHosted(db.ServiceDispatcher).(plugin.DispatcherService); ok {
+		return d, nil
+	}
+	return nil, notRunning(db.ServiceDispatcher)
 }
 
 // Running reports whether a service of type typ (notification or
@@ -318,109 +331,101 @@ func (m *Manager) runningHosted(typ string) plugin.Service {
 	return nil
 }
 
-// hostCalls answers the calls a service process makes to the gateway.
+// hostCalls answers the calls a service process makes to the gateway
+// (the contract's Host), as hostRights allow its kind.
 type hostCalls struct{ h *hosted }
 
-// Methods a hosted service may call, by service type.
-var hostMethods = map[string]map[string]bool{
-	db.ServiceNotification: {"audit": true, "ingest": true, "dispatch": true},
-	db.ServiceDispatcher:   {"audit": true, "services": true, "write": true, "operate": true},
+// Calls of the gateway's Host, as hostRights names them.
+const (
+	callAudit    = "Audit"
+	callIngest   = "Ingest"
+	callDispatch = "Dispatch"
+	callServices = "Services"
+	callWrite    = "Write"
+	callOperate  = "Operate"
+)
+
+// hostRights is the one table of what each service kind may do through
+// the gateway's Host: the calls it may make and the audit sources it may
+// write.
+var hostRights = map[string]struct {
+	calls   []string
+	sources []string
+}{
+	db.ServiceNotification: {calls: []string{callAudit, callIngest, callDispatch}, sources: []string{auditcode.NotificationSent, auditcode.NotificationCleared}},
+	db.ServiceDispatcher:   {calls: []string{callAudit, callServices, callWrite, callOperate}, sources: []string{auditcode.ControlWrite, auditcode.ControlOperation}},
 }
 
-// auditSources are the audit codes each hosted service may write.
-var auditSources = map[string]map[string]bool{
-	db.ServiceNotification: {"NTFSN": true, "NTFCL": true},
-	db.ServiceDispatcher:   {"CTLWR": true, "CTLOP": true},
-}
-
-// Call implements plugin.ServiceHost.
-func (c hostCalls) Call(ctx context.Context, method string, body []byte) ([]byte, error) {
-	h := c.h
-	if !hostMethods[h.typ][method] {
-		return nil, fault.New(fault.Invalid, "the gateway has no method %q for a %s service", method, h.typ)
+// may refuses call unless the service's kind may make it.
+func (c hostCalls) may(call string) error {
+	if !slices.Contains(hostRights[c.h.typ].calls, call) {
+		return fault.New(fault.Invalid, "a %s service may not call the gateway's %s", c.h.typ, call)
 	}
-	switch method {
-	case "audit":
-		var in struct {
-			Source   string          `json:"source"`
-			Severity string          `json:"severity"`
-			Details  json.RawMessage `json:"details"`
-		}
-		if err := json.Unmarshal(body, &in); err != nil {
-			return nil, fault.Wrap(fault.Invalid, err, "audit: malformed request")
-		}
-		if !auditSources[h.typ][in.Source] {
-			return nil, fault.New(fault.Invalid, "a %s service may not write audit entries of source %q", h.typ, in.Source)
-		}
-		return nil, h.m.o.Audit.Record(ctx, in.Source, in.Severity, in.Details)
-	case "ingest":
-		return nil, c.ingest(ctx, body)
-	case "dispatch":
-		// The dispatcher audits who asked: here the notification service.
-		var req map[string]json.RawMessage
-		if err := json.Unmarshal(body, &req); err != nil {
-			return nil, fault.Wrap(fault.Invalid, err, "dispatch: malformed request")
-		}
-		caller, err := json.Marshal("notification service " + h.name)
-		if err != nil {
-			return nil, err
-		}
-		req["caller"] = caller
-		if body, err = json.Marshal(req); err != nil {
-			return nil, err
-		}
-		return h.m.Call(ctx, db.ServiceDispatcher, "write", body)
-	case "services":
-		targets, err := h.m.targets(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return json.Marshal(targets)
-	case "write":
-		var in struct {
-			Service string         `json:"service"`
-			Asset   string         `json:"asset"`
-			Values  map[string]any `json:"values"`
-		}
-		if err := json.Unmarshal(body, &in); err != nil {
-			return nil, fault.Wrap(fault.Invalid, err, "write: malformed request")
-		}
-		return nil, h.m.write(ctx, in.Service, in.Asset, in.Values)
-	case "operate":
-		var in struct {
-			Service    string         `json:"service"`
-			Operation  string         `json:"operation"`
-			Parameters map[string]any `json:"parameters"`
-		}
-		if err := json.Unmarshal(body, &in); err != nil {
-			return nil, fault.Wrap(fault.Invalid, err, "operate: malformed request")
-		}
-		return nil, h.m.operate(ctx, in.Service, in.Operation, in.Parameters)
+	return nil
+}
+
+// Audit implements plugin.ServiceHost.
+func (c hostCalls) Audit(ctx context.Context, e edgeplugin.AuditEntry) error {
+	if err := c.may(callAudit); err != nil {
+		return err
 	}
-	return nil, fault.New(fault.Invalid, "the gateway has no method %q", method)
+	if !slices.Contains(hostRights[c.h.typ].sources, e.Source) {
+		return fault.New(fault.Invalid, "a %s service may not write audit entries of source %q", c.h.typ, e.Source)
+	}
+	return c.h.m.o.Audit.Record(ctx, e.Source, e.Severity, e.Details)
 }
 
-// WireReading is a reading as it crosses between the gateway and a
-// service process.
-type WireReading struct {
-	Asset     string          `json:"asset"`
-	Timestamp time.Time       `json:"timestamp"`
-	Readings  json.RawMessage `json:"readings"`
+// Dispatch implements plugin.ServiceHost: the request goes to the
+// dispatcher service, which audits who asked: here the notification
+// service.
+func (c hostCalls) Dispatch(ctx context.Context, req edgeplugin.ControlRequest) ([]edgeplugin.ControlResult, error) {
+	if err := c.may(callDispatch); err != nil {
+		return nil, err
+	}
+	d, err := c.h.m.Dispatcher()
+	if err != nil {
+		return nil, err
+	}
+	req.Caller = "notification service " + c.h.name
+	return d.Write(ctx, req)
 }
 
-// ingest stores the readings a notification service writes and returns
-// once they are committed.
-func (c hostCalls) ingest(ctx context.Context, body []byte) error {
-	var in []WireReading
-	if err := json.Unmarshal(body, &in); err != nil {
-		return fault.Wrap(fault.Invalid, err, "ingest: malformed readings")
+// Services implements plugin.ServiceHost.
+func (c hostCalls) Services(ctx context.Context) ([]edgeplugin.ControlTarget, error) {
+	if err := c.may(callServices); err != nil {
+		return nil, err
+	}
+	return c.h.m.targets(ctx)
+}
+
+// Write implements plugin.ServiceHost.
+func (c hostCalls) Write(ctx context.Context, service, asset string, values map[string]any) error {
+	if err := c.may(callWrite); err != nil {
+		return err
+	}
+	return c.h.m.write(ctx, service, asset, values)
+}
+
+// Operate implements plugin.ServiceHost.
+func (c hostCalls) Operate(ctx context.Context, service, operation string, params map[string]any) error {
+	if err := c.may(callOperate); err != nil {
+		return err
+	}
+	return c.h.m.operate(ctx, service, operation, params)
+}
+
+// Ingest implements plugin.ServiceHost: it stores the readings a
+// notification service writes and returns once they are committed.
+func (c hostCalls) Ingest(ctx context.Context, in []edgeplugin.Reading) error {
+	if err := c.may(callIngest); err != nil {
+		return err
 	}
 	rs := make([]plugin.Reading, 0, len(in))
 	for _, r := range in {
-		if r.Asset == "" || len(r.Readings) == 0 || r.Readings[0] != '{' {
+		if r.Asset == "" || len(r.Values) == 0 || r.Values[0] != '{' {
 			return fault.New(fault.Invalid, "ingest: a reading needs an asset and a readings object")
 		}
-		rs = append(rs, plugin.Reading{Asset: r.Asset, Timestamp: r.Timestamp.UTC(), Values: r.Readings})
+		rs = append(rs, plugin.Reading{Asset: r.Asset, Timestamp: r.Timestamp.UTC(), Values: r.Values})
 	}
 	rc, err := c.h.buf.Submit(rs)
 	switch {
@@ -438,14 +443,7 @@ func (c hostCalls) ingest(ctx context.Context, body []byte) error {
 }
 
 // Target is a south service as the dispatcher sees it.
-type Target struct {
-	Name     string   `json:"name"`
-	Plugin   string   `json:"plugin"`
-	Running  bool     `json:"running"`
-	Writes   bool     `json:"writes"`
-	Operates bool     `json:"operates"`
-	Assets   []string `json:"assets"`
-}
+type Target = edgeplugin.ControlTarget
 
 // targets lists the south services, with whether they run, what their
 // running plugin instance can do, and the assets they ingest.
@@ -462,8 +460,8 @@ func (m *Manager) targets(ctx context.Context) ([]Target, error) {
 			inst := r.inst
 			r.mu.Unlock()
 			if inst != nil {
-				_, t.Writes = inst.(plugin.Writer)
-				_, t.Operates = inst.(plugin.Operator)
+				_, t.Writes = plugin.AsWriter(inst)
+				_, t.Operates = plugin.AsOperator(inst)
 				t.Running = true
 			}
 		}
@@ -523,7 +521,7 @@ func (m *Manager) write(ctx context.Context, service, asset string, values map[s
 	if err != nil {
 		return err
 	}
-	w, ok := inst.(plugin.Writer)
+	w, ok := plugin.AsWriter(inst)
 	if !ok {
 		return fault.New(fault.Invalid, "service %q's plugin does not support control writes", service)
 	}
@@ -536,7 +534,7 @@ func (m *Manager) operate(ctx context.Context, service, operation string, params
 	if err != nil {
 		return err
 	}
-	o, ok := inst.(plugin.Operator)
+	o, ok := plugin.AsOperator(inst)
 	if !ok {
 		return fault.New(fault.Invalid, "service %q's plugin does not support control operations", service)
 	}

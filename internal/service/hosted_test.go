@@ -14,6 +14,7 @@ import (
 	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/system"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // fakeService is a notification or dispatcher service's process, in
@@ -38,13 +39,51 @@ func (f *fakeService) Run(ctx context.Context) error {
 	}
 }
 
-func (f *fakeService) Call(_ context.Context, method string, body []byte) ([]byte, error) {
-	f.calls <- method
-	f.bodies <- string(body)
-	if method == "refuse" {
-		return nil, fault.New(fault.Invalid, "refused: %s", body)
+// record notes a call and what it was called with.
+func (f *fakeService) record(call string, arg any) {
+	f.calls <- call
+	b, _ := json.Marshal(arg)
+	f.bodies <- string(b)
+}
+
+func (f *fakeService) Plugins(context.Context) (edgeplugin.NotificationPlugins, error) {
+	f.record("Plugins", nil)
+	return edgeplugin.NotificationPlugins{Rules: []edgeplugin.NotificationPlugin{{Name: "threshold"}}}, nil
+}
+
+func (f *fakeService) Validate(_ context.Context, in edgeplugin.NotificationInstance) error {
+	f.record("Validate", in)
+	return nil
+}
+
+func (f *fakeService) SetInstances(_ context.Context, set []edgeplugin.NotificationInstance) error {
+	f.record("SetInstances", set)
+	return nil
+}
+
+func (f *fakeService) Readings(_ context.Context, rs []edgeplugin.Reading) error {
+	f.record("Readings", rs)
+	return nil
+}
+
+func (f *fakeService) Audited(_ context.Context, code string, _ time.Time) error {
+	f.record("Audited", code)
+	return nil
+}
+
+func (f *fakeService) Statistics(context.Context, time.Time, map[string]int64) error { return nil }
+
+func (f *fakeService) Write(_ context.Context, req edgeplugin.ControlRequest) ([]edgeplugin.ControlResult, error) {
+	f.record("Write", req)
+	if req.Name == "refuse" {
+		return nil, fault.New(fault.Invalid, "refused: %s", req.Name)
 	}
-	return []byte(`{"echo":` + string(body) + `}`), nil
+	return []edgeplugin.ControlResult{{Service: req.Name}}, nil
+}
+
+func (f *fakeService) Operate(_ context.Context, req edgeplugin.ControlRequest) ([]edgeplugin.ControlResult, error) {
+	f.record("Operate", req)
+	return []edgeplugin.ControlResult{{Service: req.Name}}, nil
 }
 
 func (f *fakeService) Reconfigure(_ context.Context, cfg plugin.Config) error {
@@ -119,8 +158,8 @@ func TestHostedServices(t *testing.T) {
 	ctx := t.Context()
 
 	e.create(CreateRequest{Name: "plc", Type: "south", Plugin: "valve", Enabled: true})
-	if _, err := e.m.Call(ctx, db.ServiceDispatcher, "write", nil); !errors.Is(err, fault.Conflict) {
-		t.Fatalf("Call with no dispatcher = %v, want Conflict", err)
+	if _, err := e.m.Dispatcher(); !errors.Is(err, fault.Conflict) || !errors.Is(err, ErrNotRunning) {
+		t.Fatalf("Dispatcher with none running = %v, want Conflict", err)
 	}
 	e.create(CreateRequest{Name: "alerts", Type: "Notification", Enabled: true})
 	notify := <-ctl.started
@@ -151,44 +190,88 @@ func TestHostedServices(t *testing.T) {
 		t.Errorf("record types %v", types)
 	}
 
-	out, err := e.m.Call(ctx, db.ServiceNotification, "plugins", []byte(`{}`))
-	if err != nil || string(out) != `{"echo":{}}` || <-notify.calls != "plugins" {
-		t.Errorf("Call = %s, %v", out, err)
+	n, err := e.m.Notification()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := e.m.Call(ctx, db.ServiceDispatcher, "refuse", []byte(`1`)); !isKind(err, fault.Invalid) {
+	if ps, err := n.Plugins(ctx); err != nil || len(ps.Rules) != 1 || <-notify.calls != "Plugins" {
+		t.Errorf("Plugins = %+v, %v", ps, err)
+	}
+	<-notify.bodies
+	d, err := e.m.Dispatcher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Write(ctx, edgeplugin.ControlRequest{Name: "refuse"}); !isKind(err, fault.Invalid) {
 		t.Errorf("a refusal of the process = %v, want its Invalid fault", err)
 	}
 	<-dispatch.calls
 	<-dispatch.bodies
 
 	// The gateway's side of the calls the processes make.
+	details := json.RawMessage(`{"name":"x"}`)
+	reading := func(asset, values string) []edgeplugin.Reading {
+		return []edgeplugin.Reading{{Asset: asset, Timestamp: time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC), Values: json.RawMessage(values)}}
+	}
 	hostCases := []struct {
-		name   string
-		svc    *fakeService
-		method string
-		body   string
-		want   *fault.Kind // nil: succeeds
+		name string
+		call func(h plugin.ServiceHost) error
+		svc  *fakeService
+		want *fault.Kind // nil: succeeds
 	}{
-		{name: "notification sends NTFSN", svc: notify, method: "audit", body: `{"source":"NTFSN","severity":"INFORMATION","details":{"name":"x"}}`},
-		{name: "notification may not write DSPST", svc: notify, method: "audit", body: `{"source":"DSPST","severity":"INFORMATION"}`, want: fault.Invalid},
-		{name: "notification may not write", svc: notify, method: "write", body: `{}`, want: fault.Invalid},
-		{name: "malformed audit", svc: notify, method: "audit", body: `[`, want: fault.Invalid},
-		{name: "ingest", svc: notify, method: "ingest", body: `[{"asset":"alarm","timestamp":"2026-11-26T10:00:00Z","readings":{"state":"triggered"}}]`},
-		{name: "ingest without readings", svc: notify, method: "ingest", body: `[{"asset":"alarm","timestamp":"2026-11-26T10:00:00Z"}]`, want: fault.Invalid},
-		{name: "ingest of an asset code over the limit", svc: notify, method: "ingest", want: fault.Invalid,
-			body: `[{"asset":"` + strings.Repeat("a", plugin.MaxAssetCode+1) + `","timestamp":"2026-11-26T10:00:00Z","readings":{"state":"x"}}]`},
-		{name: "dispatcher writes", svc: dispatch, method: "write", body: `{"service":"plc","asset":"valve1","values":{"open":0}}`},
-		{name: "unknown datapoint", svc: dispatch, method: "write", body: `{"service":"plc","asset":"valve1","values":{"shut":0}}`, want: fault.Invalid},
-		{name: "device failure", svc: dispatch, method: "write", body: `{"service":"plc","values":{"open":"jam"}}`, want: fault.BadGateway},
-		{name: "unknown service", svc: dispatch, method: "write", body: `{"service":"nope","values":{"open":1}}`, want: fault.NotFound},
-		{name: "operation", svc: dispatch, method: "operate", body: `{"service":"plc","operation":"flush"}`},
-		{name: "dispatcher may not ingest", svc: dispatch, method: "ingest", body: `[]`, want: fault.Invalid},
+		{name: "notification sends NTFSN", svc: notify, call: func(h plugin.ServiceHost) error {
+			return h.Audit(ctx, edgeplugin.AuditEntry{Source: "NTFSN", Severity: "INFORMATION", Details: details})
+		}},
+		{name: "notification may not write DSPST", svc: notify, want: fault.Invalid, call: func(h plugin.ServiceHost) error {
+			return h.Audit(ctx, edgeplugin.AuditEntry{Source: "DSPST", Severity: "INFORMATION"})
+		}},
+		{name: "notification may not write", svc: notify, want: fault.Invalid, call: func(h plugin.ServiceHost) error {
+			return h.Write(ctx, "plc", "valve1", map[string]any{"open": 0})
+		}},
+		{name: "notification may not list services", svc: notify, want: fault.Invalid, call: func(h plugin.ServiceHost) error {
+			_, err := h.Services(ctx)
+			return err
+		}},
+		{name: "ingest", svc: notify, call: func(h plugin.ServiceHost) error {
+			return h.Ingest(ctx, reading("alarm", `{"state":"triggered"}`))
+		}},
+		{name: "ingest without readings", svc: notify, want: fault.Invalid, call: func(h plugin.ServiceHost) error {
+			return h.Ingest(ctx, reading("alarm", ``))
+		}},
+		{name: "ingest of an asset code over the limit", svc: notify, want: fault.Invalid, call: func(h plugin.ServiceHost) error {
+			return h.Ingest(ctx, reading(strings.Repeat("a", plugin.MaxAssetCode+1), `{"state":"x"}`))
+		}},
+		{name: "dispatcher writes", svc: dispatch, call: func(h plugin.ServiceHost) error {
+			return h.Write(ctx, "plc", "valve1", map[string]any{"open": 0})
+		}},
+		{name: "unknown datapoint", svc: dispatch, want: fault.Invalid, call: func(h plugin.ServiceHost) error {
+			return h.Write(ctx, "plc", "valve1", map[string]any{"shut": 0})
+		}},
+		{name: "device failure", svc: dispatch, want: fault.BadGateway, call: func(h plugin.ServiceHost) error {
+			return h.Write(ctx, "plc", "", map[string]any{"open": "jam"})
+		}},
+		{name: "unknown service", svc: dispatch, want: fault.NotFound, call: func(h plugin.ServiceHost) error {
+			return h.Write(ctx, "nope", "", map[string]any{"open": 1})
+		}},
+		{name: "operation", svc: dispatch, call: func(h plugin.ServiceHost) error {
+			return h.Operate(ctx, "plc", "flush", nil)
+		}},
+		{name: "dispatcher may not ingest", svc: dispatch, want: fault.Invalid, call: func(h plugin.ServiceHost) error {
+			return h.Ingest(ctx, reading("alarm", `{"state":"x"}`))
+		}},
+		{name: "dispatcher may not dispatch", svc: dispatch, want: fault.Invalid, call: func(h plugin.ServiceHost) error {
+			_, err := h.Dispatch(ctx, edgeplugin.ControlRequest{Destination: "service", Name: "plc"})
+			return err
+		}},
+		{name: "dispatcher may not write NTFSN", svc: dispatch, want: fault.Invalid, call: func(h plugin.ServiceHost) error {
+			return h.Audit(ctx, edgeplugin.AuditEntry{Source: "NTFSN", Severity: "INFORMATION"})
+		}},
 	}
 	for _, c := range hostCases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := c.svc.host.Call(ctx, c.method, []byte(c.body))
+			err := c.call(c.svc.host)
 			if c.want == nil && err != nil || c.want != nil && !isKind(err, c.want) {
-				t.Errorf("host call %s = %v, want %v", c.method, err, c.want)
+				t.Errorf("host call = %v, want %v", err, c.want)
 			}
 		})
 	}
@@ -205,29 +288,22 @@ func TestHostedServices(t *testing.T) {
 	if err != nil || len(rs) != 1 {
 		t.Errorf("readings of the asset delivery: %v, %v", rs, err)
 	}
-	out, err = dispatch.host.Call(ctx, "services", nil)
+	targets, err := dispatch.host.Services(ctx)
 	if err != nil {
-		t.Fatal(err)
-	}
-	var targets []Target
-	if err := json.Unmarshal(out, &targets); err != nil {
 		t.Fatal(err)
 	}
 	if len(targets) != 1 || targets[0].Name != "plc" || !targets[0].Running || !targets[0].Writes || !targets[0].Operates || fmt.Sprint(targets[0].Assets) != "[valve1]" {
 		t.Errorf("services = %+v", targets)
 	}
 	// A notification's setpoint goes through the dispatcher.
-	if _, err := notify.host.Call(ctx, "dispatch", []byte(`{"destination":"service","name":"plc"}`)); err != nil {
+	if _, err := notify.host.Dispatch(ctx, edgeplugin.ControlRequest{Destination: "service", Name: "plc", Caller: "spoofed"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := <-dispatch.calls; got != "write" {
-		t.Errorf("dispatcher got %q, want write", got)
+	if got := <-dispatch.calls; got != "Write" {
+		t.Errorf("dispatcher got %q, want Write", got)
 	}
 	if got := <-dispatch.bodies; !strings.Contains(got, `"caller":"notification service alerts"`) {
 		t.Errorf("dispatcher got %s, want the notification service named as the caller", got)
-	}
-	if _, err := notify.host.Call(ctx, "dispatch", []byte(`[`)); !isKind(err, fault.Invalid) {
-		t.Errorf("a malformed dispatch = %v, want Invalid", err)
 	}
 
 	// A crash restarts the process, after the backoff.
@@ -243,8 +319,12 @@ func TestHostedServices(t *testing.T) {
 			e.clk.Advance(time.Second)
 		}
 	}
-	if _, err := e.m.Call(ctx, db.ServiceNotification, "plugins", nil); err != nil && !isKind(err, fault.Conflict) {
-		t.Errorf("Call after restart = %v", err)
+	if n, err := e.m.Notification(); err != nil && !isKind(err, fault.Conflict) {
+		t.Errorf("Notification after restart = %v", err)
+	} else if err == nil {
+		if _, err := n.Plugins(ctx); err != nil {
+			t.Errorf("Plugins after restart = %v", err)
+		}
 	}
 
 	if err := e.m.Delete(ctx, "control"); err != nil {
@@ -254,8 +334,8 @@ func TestHostedServices(t *testing.T) {
 	if n := e.auditCount("DSPSD"); n != 1 {
 		t.Errorf("DSPSD entries = %d, want 1", n)
 	}
-	if _, err := e.m.Call(ctx, db.ServiceDispatcher, "write", nil); !errors.Is(err, fault.Conflict) {
-		t.Errorf("Call after delete = %v, want Conflict", err)
+	if _, err := e.m.Dispatcher(); !errors.Is(err, fault.Conflict) {
+		t.Errorf("Dispatcher after delete = %v, want Conflict", err)
 	}
 }
 

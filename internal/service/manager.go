@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/backoff"
 
 	"github.com/edged/edged/db"
@@ -71,14 +72,12 @@ type Auditor interface {
 
 // Audit sources and severities the runtime writes.
 const (
-	auditRegistered   = "SRVRG"
-	auditUnregistered = "SRVUN"
-	auditFailed       = "SRVFL"
-	auditSchedAdded   = "SCHAD"
-	auditSchedChanged = "SCHCH"
-	auditDeprecated   = "ASTDP"
-	severityInfo      = "INFORMATION"
-	severityFailure   = "FAILURE"
+	auditRegistered   = auditcode.ServiceRegistered
+	auditUnregistered = auditcode.ServiceUnregistered
+	auditFailed       = auditcode.ServiceFailed
+	auditSchedAdded   = auditcode.ScheduleAdded
+	auditSchedChanged = auditcode.ScheduleChanged
+	auditDeprecated   = auditcode.AssetDeprecated
 )
 
 // Backoff is the restart backoff of services.
@@ -104,8 +103,8 @@ type Options struct {
 	CorePort int
 	// Backoff of restarts after failures; zero fields take DefaultBackoff's.
 	Backoff Backoff
-	// StopGrace bounds how long a plugin may take to stop (default 15 s);
-	// beyond it the service is reported unresponsive.
+	// StopGrace bounds how long a plugin may take to stop (default
+	// DefaultStopGrace); beyond it the service is reported unresponsive.
 	StopGrace time.Duration
 	// StartWait bounds how long starting a service waits for its plugin
 	// to come up (default 10 s).
@@ -156,8 +155,16 @@ type Manager struct {
 	hosted  map[string]*hosted // started notification and dispatcher services
 	base    context.Context    // parent of every runner; set by Start
 	closed  bool               // Shutdown was called
-	started func(ctx context.Context, typ string, call Caller) error
+	started func(ctx context.Context, typ string, inst plugin.Service) error
 }
+
+// The time a service's stop takes at most: its plugin's stop grace, then
+// the write of its ingest buffer to storage. The gateway's stop budget
+// (internal/app) is built on them.
+const (
+	DefaultStopGrace = 15 * time.Second
+	DrainWait        = 30 * time.Second
+)
 
 // New returns a Manager; call Start to start the enabled services.
 func New(o Options) *Manager {
@@ -169,7 +176,7 @@ func New(o Options) *Manager {
 	}
 	o.Backoff = o.Backoff.WithDefaults()
 	if o.StopGrace <= 0 {
-		o.StopGrace = 15 * time.Second
+		o.StopGrace = DefaultStopGrace
 	}
 	if o.StartWait <= 0 {
 		o.StartWait = 10 * time.Second
@@ -331,19 +338,19 @@ func (m *Manager) start(ctx context.Context, s db.Service) error {
 	def, ok := m.o.Plugins.Lookup(s.Plugin)
 	if !ok {
 		err := fmt.Errorf("plugin %q is not installed", s.Plugin)
-		m.audit(ctx, auditFailed, severityFailure, map[string]any{"name": s.Name, "error": err.Error()})
+		m.audit(ctx, auditFailed, auditcode.Failure, map[string]any{"name": s.Name, "error": err.Error()})
 		return err
 	}
 	_, limits, err := m.serviceConfig(ctx, s.Name)
 	if err != nil {
-		m.audit(ctx, auditFailed, severityFailure, map[string]any{"name": s.Name, "error": err.Error()})
+		m.audit(ctx, auditFailed, auditcode.Failure, map[string]any{"name": s.Name, "error": err.Error()})
 		return err
 	}
 	r := newRunner(m, s.Name, def, limits)
 	m.mu.Lock()
 	m.runners[s.Name] = r
 	m.mu.Unlock()
-	m.audit(ctx, auditRegistered, severityInfo, map[string]any{"name": s.Name, "plugin": s.Plugin})
+	m.audit(ctx, auditRegistered, auditcode.Information, map[string]any{"name": s.Name, "plugin": s.Plugin})
 	m.log.Info("service starting", "service", s.Name, "plugin", s.Plugin)
 	r.start(base)
 	r.unsubscribe = m.o.Config.Subscribe(s.Name, r.onConfig)
@@ -396,7 +403,7 @@ func (m *Manager) stop(ctx context.Context, name string) {
 
 // finish drains a stopped runner's buffer and unregisters it.
 func (m *Manager) finish(ctx context.Context, r *runner) {
-	drainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	drainCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), DrainWait)
 	defer cancel()
 	if err := r.buf.Close(drainCtx); err != nil {
 		m.log.Error("ingest buffer not drained", "service", r.name, "error", err)
@@ -406,7 +413,7 @@ func (m *Manager) finish(ctx context.Context, r *runner) {
 		delete(m.runners, r.name)
 	}
 	m.mu.Unlock()
-	m.audit(ctx, auditUnregistered, severityInfo, map[string]any{"name": r.name})
+	m.audit(ctx, auditUnregistered, auditcode.Information, map[string]any{"name": r.name})
 	m.log.Info("service stopped", "service", r.name)
 }
 
@@ -443,8 +450,19 @@ const (
 	ItemMaxSendLatency  = "maxSendLatency"
 )
 
-// serviceItems returns the item definitions of a service's category: the
-// plugin's items, the readonly plugin name and the ingest settings.
+// Items returns the items of the category a service of plugin def gets:
+// the plugin's own and the service's, by def's kind (a south service's
+// buffer limits, every service's readonly plugin name). The plugin
+// catalogue serves them, so a client can render the create form.
+func Items(def plugin.Definition) map[string]configmgr.Item {
+	if def.Kind == plugin.KindSouth {
+		return serviceItems(def)
+	}
+	return northItems(def)
+}
+
+// serviceItems returns the item definitions of a south service's category:
+// the plugin's items, the readonly plugin name and the ingest settings.
 func serviceItems(def plugin.Definition) map[string]configmgr.Item {
 	items := make(map[string]configmgr.Item, len(def.Items)+3)
 	for name, it := range def.Items {

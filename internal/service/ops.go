@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/internal/filter"
@@ -104,12 +105,12 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Created, error
 	if def.Kind != typ {
 		return Created{}, fault.New(fault.Invalid, "plugin %q is a %s plugin, not a %s plugin", req.Plugin, def.Kind, typ)
 	}
-	items, proc := serviceItems(def), processName
+	items, proc := Items(def), processName
 	switch typ {
 	case db.ServiceNorth:
-		items, proc = northItems(def), northProcessName
+		proc = northProcessName
 	case db.ServiceNotification, db.ServiceDispatcher:
-		items, proc = northItems(def), hostedProcess[typ]
+		proc = hostedProcess[typ]
 	}
 	values, err := configmgr.CheckValues(req.Name, items, req.Config)
 	if err != nil {
@@ -136,7 +137,14 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Created, error
 	if err != nil {
 		return Created{}, fmt.Errorf("service: %w", err)
 	}
-	err = m.createCategory(ctx, req.Name, def, items, values)
+	// A package removal unregisters its plugin before it looks for the
+	// services using it: either it finds this service, or the plugin is
+	// gone here, and no service is left whose every start fails.
+	if _, ok := m.o.Plugins.Lookup(def.Name); ok {
+		err = m.createCategory(ctx, req.Name, def, items, values)
+	} else {
+		err = fault.New(fault.NotFound, "plugin %q was removed", def.Name)
+	}
 	if err == nil && typ == db.ServiceNorth {
 		err = m.o.North.Prepare(ctx, req.Name)
 	}
@@ -146,7 +154,7 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Created, error
 		}
 		return Created{}, err
 	}
-	m.audit(ctx, auditSchedAdded, severityInfo, map[string]any{"schedule": sched.Name, "id": sched.ID,
+	m.audit(ctx, auditSchedAdded, auditcode.Information, map[string]any{"schedule": sched.Name, "id": sched.ID,
 		"type": sched.Type, "enabled": sched.Enabled})
 	m.schedulesChanged()
 	m.log.Info("service created", "service", req.Name, "plugin", def.Name, "enabled", req.Enabled)
@@ -449,7 +457,7 @@ func (m *Manager) SetScheduleEnabled(ctx context.Context, sel ScheduleSelector, 
 		return db.Schedule{}, fmt.Errorf("service: %w", err)
 	}
 	if changed {
-		m.audit(ctx, auditSchedChanged, severityInfo, map[string]any{"schedule": s.Name, "id": s.ID, "enabled": enabled})
+		m.audit(ctx, auditSchedChanged, auditcode.Information, map[string]any{"schedule": s.Name, "id": s.ID, "enabled": enabled})
 		m.log.Info("schedule changed", "schedule", s.Name, "enabled", enabled)
 		m.schedulesChanged()
 	}
@@ -496,7 +504,7 @@ func (m *Manager) DeprecateTrackingEvent(ctx context.Context, service, asset, ev
 		return fmt.Errorf("service: %w", err)
 	}
 	m.o.Tracker.Forget(service, asset, event)
-	m.audit(ctx, auditDeprecated, severityInfo, map[string]any{"asset": asset, "event": event, "service": service,
+	m.audit(ctx, auditDeprecated, auditcode.Information, map[string]any{"asset": asset, "event": event, "service": service,
 		"deprecatedTimestamp": at.UTC().Format("2006-01-02 15:04:05.000000")})
 	return nil
 }

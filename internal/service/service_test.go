@@ -405,24 +405,25 @@ func TestSupervisorRestartsWithBackoff(t *testing.T) {
 	if n := e.auditCount("SRVFL"); n != 1 {
 		t.Errorf("SRVFL entries = %d, want 1", n)
 	}
-	e.clk.Advance(999 * time.Millisecond)
+	// The backoff is jittered: between 80 % of it and all of it.
+	e.clk.Advance(799 * time.Millisecond)
 	if e.clk.Pending() != 1 {
-		t.Fatal("restarted before the 1 s backoff")
+		t.Fatal("restarted before 80 % of the 1 s backoff")
 	}
-	e.clk.Advance(time.Millisecond)
+	e.clk.Advance(201 * time.Millisecond)
 	if n := recv(t, b.attempts, "second attempt"); n != 2 {
 		t.Fatalf("attempt %d", n)
 	}
 
 	e.clk.BlockUntil(1) // the backoff doubles to 2 s
-	e.clk.Advance(time.Second)
+	e.clk.Advance(1500 * time.Millisecond)
 	select {
 	case n := <-b.attempts:
-		t.Fatalf("attempt %d after 1 s of a 2 s backoff", n)
+		t.Fatalf("attempt %d after 1.5 s of a 2 s backoff", n)
 	default:
 	}
 	b.healthy.Store(true)
-	e.clk.Advance(time.Second)
+	e.clk.Advance(500 * time.Millisecond)
 	if n := recv(t, b.attempts, "third attempt"); n != 3 {
 		t.Fatalf("attempt %d", n)
 	}

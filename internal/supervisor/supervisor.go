@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/backoff"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/system"
@@ -44,8 +45,7 @@ var ErrRestart = errors.New("restart for a configuration change")
 
 // Audit sources and severities a Supervisor writes.
 const (
-	AuditFailed     = "SRVFL"
-	severityFailure = "FAILURE"
+	AuditFailed = auditcode.ServiceFailed
 )
 
 // Unit is what a Supervisor runs: one service.
@@ -242,7 +242,7 @@ func (s *Supervisor) Stop(ctx context.Context, grace clock.Timer) bool {
 
 func (s *Supervisor) audit(ctx context.Context, details map[string]any) {
 	if s.o.Audit != nil {
-		s.o.Audit(context.WithoutCancel(ctx), AuditFailed, severityFailure, details)
+		s.o.Audit(context.WithoutCancel(ctx), AuditFailed, auditcode.Failure, details)
 	}
 }
 
@@ -333,7 +333,7 @@ func (s *Supervisor) supervise(ctx context.Context) {
 			s.giveUp(ctx, fmt.Sprintf("%d restarts in a row failed (max_attempts): the service stays failed until it is disabled and enabled again", attempt))
 			return
 		}
-		delay := s.o.Backoff.Delay(attempt)
+		delay := s.o.Backoff.Jittered(attempt)
 		attempt++
 		if !s.wait(ctx, delay) {
 			return

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"path/filepath"
 
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/durable"
 	"github.com/edged/edged/internal/fileperm"
 )
@@ -78,7 +79,7 @@ func EnsureAdmin(ctx context.Context, store AdminStore, audit Auditor, log *slog
 	} else {
 		log.Info("created user admin with the password from EDGE_ADMIN_PASSWORD")
 	}
-	if err := audit.Record(ctx, "USRAD", "INFORMATION", map[string]any{
+	if err := audit.Record(ctx, auditcode.UserAdded, auditcode.Information, map[string]any{
 		"userId": id, "userName": "admin", "roleId": 1, "reason": "first start",
 	}); err != nil {
 		log.Error("audit USRAD", "error", err)

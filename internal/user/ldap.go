@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/directory"
 	"github.com/edged/edged/internal/fault"
 )
@@ -106,7 +107,7 @@ func (s *Service) loginDirectory(ctx context.Context, u *db.User, name, password
 // err, which wraps directory.ErrUnavailable.
 func (s *Service) unavailable(ctx context.Context, name string, err error) error {
 	s.log.WarnContext(ctx, "LDAP login: the directory is unavailable", "user", name, "error", err)
-	s.record(ctx, AuditLoginFailed, severityFailure, map[string]any{"userName": name, "reason": "directory unavailable"})
+	s.record(ctx, AuditLoginFailed, auditcode.Failure, map[string]any{"userName": name, "reason": "directory unavailable"})
 	return fmt.Errorf("user: %w", err)
 }
 
@@ -121,7 +122,7 @@ func (s *Service) directoryUser(ctx context.Context, u *db.User, name, dn string
 		})
 		switch {
 		case err == nil:
-			s.record(ctx, AuditUserAdded, severityInformation, map[string]any{
+			s.record(ctx, AuditUserAdded, auditcode.Information, map[string]any{
 				"userId": created.ID, "userName": created.Username, "roleId": created.RoleID, "accessMethod": created.AccessMethod,
 			})
 			return created, nil

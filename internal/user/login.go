@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/certstore"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/fault"
@@ -161,7 +162,7 @@ func (s *Service) checkAttempt(ctx context.Context, k failureKey, name, clientAd
 		return fmt.Errorf("user: %w", err)
 	}
 	if a.Refused {
-		s.record(ctx, AuditLoginFailed, severityFailure, map[string]any{
+		s.record(ctx, AuditLoginFailed, auditcode.Failure, map[string]any{
 			"userName": name, "reason": "account locked", "clientAddress": host,
 		})
 		// The retry time counts from now, not from when the attempt
@@ -184,13 +185,13 @@ func (s *Service) checkAttempt(ctx context.Context, k failureKey, name, clientAd
 		s.log.WarnContext(ctx, "client address locked out of an account after failed logins",
 			"user", name, "client", host, "failures", a.Failures, "until", a.LockedUntil)
 	}
-	s.record(ctx, AuditLoginFailed, severityFailure, details)
+	s.record(ctx, AuditLoginFailed, auditcode.Failure, details)
 	return mismatch
 }
 
 // refuse audits a failed login and returns the Unauthorized fault msg.
 func (s *Service) refuse(ctx context.Context, name, reason, msg string) error {
-	s.record(ctx, AuditLoginFailed, severityFailure, map[string]any{"userName": name, "reason": reason})
+	s.record(ctx, AuditLoginFailed, auditcode.Failure, map[string]any{"userName": name, "reason": reason})
 	return fault.New(fault.Unauthorized, "%s", msg)
 }
 

@@ -10,22 +10,20 @@ import (
 	"time"
 
 	"github.com/edged/edged/db"
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/fault"
 )
 
 // Audit source codes written by the service.
 const (
-	AuditUserAdded   = "USRAD"
-	AuditUserChanged = "USRCH"
-	AuditUserDeleted = "USRDL"
-	AuditLoginFailed = "LOGFL"
+	AuditUserAdded   = auditcode.UserAdded
+	AuditUserChanged = auditcode.UserChanged
+	AuditUserDeleted = auditcode.UserDeleted
+	AuditLoginFailed = auditcode.LoginFailed
 )
 
 // Audit severities used by the service.
-const (
-	severityInformation = "INFORMATION"
-	severityFailure     = "FAILURE"
-)
+const ()
 
 // Access methods of a user (db column users.access_method).
 const (
@@ -261,7 +259,7 @@ func (s *Service) Create(ctx context.Context, in NewUser) (User, error) {
 	if err != nil {
 		return User{}, fmt.Errorf("user: %w", err)
 	}
-	s.record(ctx, AuditUserAdded, severityInformation, map[string]any{
+	s.record(ctx, AuditUserAdded, auditcode.Information, map[string]any{
 		"userId": u.ID, "userName": u.Username, "roleId": u.RoleID, "accessMethod": u.AccessMethod,
 	})
 	return userOf(u), nil
@@ -314,7 +312,7 @@ func (s *Service) Update(ctx context.Context, id int64, ch Change) (User, error)
 	if err != nil {
 		return User{}, notFound(err, id)
 	}
-	s.record(ctx, AuditUserChanged, severityInformation, changeDetails(before, after))
+	s.record(ctx, AuditUserChanged, auditcode.Information, changeDetails(before, after))
 	return userOf(after), nil
 }
 
@@ -354,7 +352,7 @@ func (s *Service) Delete(ctx context.Context, id int64) error {
 	if err := s.store.DeleteUser(ctx, id); err != nil {
 		return notFound(err, id)
 	}
-	s.record(ctx, AuditUserDeleted, severityInformation, map[string]any{"userId": u.ID, "userName": u.Username})
+	s.record(ctx, AuditUserDeleted, auditcode.Information, map[string]any{"userId": u.ID, "userName": u.Username})
 	return nil
 }
 
@@ -406,7 +404,7 @@ func (s *Service) ChangePassword(ctx context.Context, id int64, current, next, c
 	if err := s.store.SetPassword(ctx, id, hash, now); err != nil {
 		return notFound(err, id)
 	}
-	s.record(ctx, AuditUserChanged, severityInformation, map[string]any{
+	s.record(ctx, AuditUserChanged, auditcode.Information, map[string]any{
 		"userId": u.ID, "userName": u.Username, "changed": map[string]any{"password": "changed"},
 	})
 	return nil

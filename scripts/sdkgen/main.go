@@ -16,6 +16,10 @@
 //	    other host: Redoc's attribution logo, which it fetches from its CDN,
 //	    becomes an inline image, and the page declares an empty icon so that
 //	    the browser asks for no /favicon.ico.
+//	sdkgen goclient -o OUT client.gen.go
+//	    The Go SDK's convenience methods: for every generated XxxWithResponse
+//	    method, one of the convenience Client that returns the response
+//	    beside the *APIError of an answer outside 2xx.
 //	sdkgen samples -o OUT [-check DIR] openapi.yaml
 //	    The docs portal's copy of the contract with x-codeSamples (curl, Go,
 //	    Python, TypeScript) on every operation; with -check, the same samples
@@ -42,7 +46,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) == 0 {
-		return errors.New("usage: sdkgen spec|timestamps|samples|offline [flags] FILE")
+		return errors.New("usage: sdkgen spec|timestamps|samples|offline|goclient [flags] FILE")
 	}
 	cmd, args := args[0], args[1:]
 	fs := flag.NewFlagSet("sdkgen "+cmd, flag.ContinueOnError)
@@ -55,8 +59,11 @@ func run(args []string) error {
 	if fs.NArg() != 1 || *out == "" {
 		return fmt.Errorf("usage: sdkgen %s -o OUT openapi.yaml", cmd)
 	}
-	if cmd == "offline" {
+	switch cmd {
+	case "offline":
 		return offline(fs.Arg(0), *out)
+	case "goclient":
+		return goClient(fs.Arg(0), *out)
 	}
 	doc, err := load(fs.Arg(0))
 	if err != nil {

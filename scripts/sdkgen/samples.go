@@ -32,7 +32,7 @@ Each operation shows how to call it with ` + "`curl`" + ` and with the SDKs
 samples assume a gateway on ` + "`http://localhost:8081`" + ` and, where a token
 is needed, a logged-in client:
 - **curl**: ` + "`TOKEN`" + ` holds a token from ` + "`POST /edge/login`" + `.
-- **Go** (` + "`github.com/edged/edged/clients/go/edgeclient`" + `):
+- **Go** (` + "`github.com/edged/edged/clients/go/v2/edgeclient`" + `):
   ` + "`c, err := edgeclient.New(\"http://localhost:8081\")`" + `, then
   ` + "`c.Login(ctx, \"admin\", password)`" + `; every call returns an
   ` + "`*edgeclient.APIError`" + ` for an error status.
@@ -913,7 +913,7 @@ func tsSample(o operation, path, query []param, body *bodyInfo) string {
 // DIR/typescript/samples.ts, one function per operation.
 func writeCheckSources(dir string, set *sampleSet) error {
 	var g, py, ts strings.Builder
-	imports := map[string]bool{"context": true, "github.com/edged/edged/clients/go/edgeclient": true}
+	imports := map[string]bool{"context": true, "github.com/edged/edged/clients/go/v2/edgeclient": true}
 	for _, s := range set.samples {
 		for _, i := range s.goImports {
 			imports[i] = true

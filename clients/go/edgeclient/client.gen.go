@@ -431,6 +431,24 @@ func (e InstalledPackageType) Valid() bool {
 	}
 }
 
+// Defines values for InstalledPluginOrigin.
+const (
+	PluginOriginBuiltin InstalledPluginOrigin = "builtin"
+	PluginOriginPackage InstalledPluginOrigin = "package"
+)
+
+// Valid indicates whether the value is a known member of the InstalledPluginOrigin enum.
+func (e InstalledPluginOrigin) Valid() bool {
+	switch e {
+	case PluginOriginBuiltin:
+		return true
+	case PluginOriginPackage:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for LogLevel.
 const (
 	LogLevelDebug   LogLevel = "debug"
@@ -542,6 +560,33 @@ func (e PingHealth) Valid() bool {
 	case Green:
 		return true
 	case Red:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PluginType.
+const (
+	PluginTypeDispatcher   PluginType = "dispatcher"
+	PluginTypeFilter       PluginType = "filter"
+	PluginTypeNorth        PluginType = "north"
+	PluginTypeNotification PluginType = "notification"
+	PluginTypeSouth        PluginType = "south"
+)
+
+// Valid indicates whether the value is a known member of the PluginType enum.
+func (e PluginType) Valid() bool {
+	switch e {
+	case PluginTypeDispatcher:
+		return true
+	case PluginTypeFilter:
+		return true
+	case PluginTypeNorth:
+		return true
+	case PluginTypeNotification:
+		return true
+	case PluginTypeSouth:
 		return true
 	default:
 		return false
@@ -1726,6 +1771,41 @@ type InstalledPackages struct {
 	Packages []InstalledPackage `json:"packages"`
 }
 
+// InstalledPlugin A plugin of the catalogue.
+type InstalledPlugin struct {
+	// Config The items of a category, keyed by item name.
+	//
+	// Example: {"authentication":{"default":"optional","description":"API Call Authentication","displayName":"Authentication","options":["mandatory","optional"],"order":"5","type":"enumeration","value":"optional"},"httpPort":{"default":"8081","description":"Port to accept HTTP connections on","displayName":"HTTP Port","order":"2","type":"integer","value":"8081"}}
+	Config *Category `json:"config,omitempty"`
+
+	// Description Example: A sine wave, one reading per step, a full cycle every 360 steps
+	Description string `json:"description"`
+
+	// Name The name services and filters name the plugin by.
+	//
+	// Example: sinusoid
+	Name string `json:"name"`
+
+	// Origin builtin for a plugin compiled into the gateway, package for one installed from a package.
+	Origin InstalledPluginOrigin `json:"origin"`
+
+	// Type A kind of plugin.
+	//
+	// Example: south
+	Type PluginType `json:"type"`
+
+	// Version Example: 1.0.0
+	Version string `json:"version"`
+}
+
+// InstalledPluginOrigin builtin for a plugin compiled into the gateway, package for one installed from a package.
+type InstalledPluginOrigin string
+
+// InstalledPlugins Example: {"plugins":[{"config":{"assetName":{"default":"sinusoid","description":"Name of the asset the readings are stored under","displayName":"Asset name","length":"255","mandatory":"true","order":"1","type":"string","value":"sinusoid"},"plugin":{"default":"sinusoid","description":"The plugin the service runs","displayName":"Plugin","order":"0","readonly":"true","type":"string","value":"sinusoid"}},"description":"A sine wave, one reading per step, a full cycle every 360 steps","name":"sinusoid","origin":"builtin","type":"south","version":"1.0.0"}]}
+type InstalledPlugins struct {
+	Plugins []InstalledPlugin `json:"plugins"`
+}
+
 // InstalledServices defines model for InstalledServices.
 type InstalledServices struct {
 	// Services The installed service kinds.
@@ -2277,6 +2357,11 @@ type PluginInfo struct {
 	// Example: 1.0.0
 	Version string `json:"version"`
 }
+
+// PluginType A kind of plugin.
+//
+// Example: south
+type PluginType string
 
 // PortOrEmpty Port the core is managed on, the API's port (services run inside the core); "" when the service is disabled.
 //
@@ -3195,6 +3280,15 @@ type ListSetAsideReadingsParams struct {
 	Skip *Skip `form:"skip,omitempty" json:"skip,omitempty"`
 }
 
+// ListInstalledPluginsParams defines parameters for ListInstalledPlugins.
+type ListInstalledPluginsParams struct {
+	// Type Only plugins of this kind.
+	Type *PluginType `form:"type,omitempty" json:"type,omitempty"`
+
+	// Config Include each plugin's configuration items.
+	Config *bool `form:"config,omitempty" json:"config,omitempty"`
+}
+
 // ListServicesParams defines parameters for ListServices.
 type ListServicesParams struct {
 	// Type Only services of this type, matched case-insensitively (Southbound, Northbound, Core, Storage, Notification, Dispatcher, …).
@@ -4095,7 +4189,7 @@ type ClientInterface interface {
 
 	// GetAssetReadings Get an asset's readings
 	//
-	// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives `[]`.
+	// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 	//
 	// Corresponds with GET /edge/asset/{code} (the `GetAssetReadings` operationId).
 	GetAssetReadings(ctx context.Context, code AssetCode, params *GetAssetReadingsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4116,14 +4210,14 @@ type ClientInterface interface {
 
 	// GetAssetReadingValues Get the values of one reading key
 	//
-	// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
+	// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
 	//
 	// Corresponds with GET /edge/asset/{code}/{reading} (the `GetAssetReadingValues` operationId).
 	GetAssetReadingValues(ctx context.Context, code AssetCode, reading ReadingKey, params *GetAssetReadingValuesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetAssetReadingSeries Get a time series of one reading key
 	//
-	// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown asset or an empty window gives `[]`.
+	// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 	//
 	// Corresponds with GET /edge/asset/{code}/{reading}/series (the `GetAssetReadingSeries` operationId).
 	GetAssetReadingSeries(ctx context.Context, code AssetCode, reading ReadingKey, params *GetAssetReadingSeriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4757,6 +4851,13 @@ type ClientInterface interface {
 	// Corresponds with GET /edge/plugin/available (the `ListAvailablePlugins` operationId).
 	ListAvailablePlugins(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListInstalledPlugins List the plugins services can be created from
+	//
+	// The plugin catalogue: every plugin this gateway can run, built in (`origin` builtin) or installed from a package (`origin` package), sorted by type and name, with its version and description. With `config=true` each plugin carries `config`, the configuration items a service (or, for a filter plugin, a filter instance) of it gets, with every attribute a form needs (type, default, minimum, maximum, length, order, displayName, validity, mandatory, readonly, options) and `value` at the default, password defaults masked: exactly what `GET /edge/category/{name}` shows of a service created from the plugin without `config`. The items are the plugin's own and the service's: `plugin` (readonly, the plugin's name) for every service, the buffer limits `bufferThreshold` and `maxSendLatency` of a south service, `enable` of a filter instance. `type` limits the list to one kind of plugin; an unknown type is 400. A plugin package installed or removed shows here at once.
+	//
+	// Corresponds with GET /edge/plugin/installed (the `ListInstalledPlugins` operationId).
+	ListInstalledPlugins(ctx context.Context, params *ListInstalledPluginsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// SetRepositoryWithBody Configure the package repository
 	//
 	// Sets the package repository used by install, available and update (`Installation.repositoryURL` and `repositoryVersion`), contacting the repository only when used. `url` must be an http or https URL without user information (400 otherwise); `version` is `latest` (the default) or a release to pin. The repository is trusted only under the keys of `Installation.trustedKeys`, and only an index that is not expired and not older than the last one the gateway accepted from that URL (the gateway remembers the highest index version per repository URL). A pin never moves an installed package to a lower version by itself: only `PUT /edge/update?allowDowngrade=true`, or an install with `allowDowngrade`, does, while a version is pinned, and audits it as a downgrade (PKGUP WARNING, `"downgrade": true`). Admins only, in every authentication mode: 401 without a token, 403 for every other role.
@@ -5316,7 +5417,7 @@ func (c *RawClient) PurgeAssetReadings(ctx context.Context, code AssetCode, reqE
 
 // GetAssetReadings Get an asset's readings
 //
-// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives `[]`.
+// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 //
 // Corresponds with GET /edge/asset/{code} (the `GetAssetReadings` operationId).
 func (c *RawClient) GetAssetReadings(ctx context.Context, code AssetCode, params *GetAssetReadingsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5367,7 +5468,7 @@ func (c *RawClient) GetAssetTimespan(ctx context.Context, code AssetCode, reqEdi
 
 // GetAssetReadingValues Get the values of one reading key
 //
-// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
+// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
 //
 // Corresponds with GET /edge/asset/{code}/{reading} (the `GetAssetReadingValues` operationId).
 func (c *RawClient) GetAssetReadingValues(ctx context.Context, code AssetCode, reading ReadingKey, params *GetAssetReadingValuesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -5384,7 +5485,7 @@ func (c *RawClient) GetAssetReadingValues(ctx context.Context, code AssetCode, r
 
 // GetAssetReadingSeries Get a time series of one reading key
 //
-// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown asset or an empty window gives `[]`.
+// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 //
 // Corresponds with GET /edge/asset/{code}/{reading}/series (the `GetAssetReadingSeries` operationId).
 func (c *RawClient) GetAssetReadingSeries(ctx context.Context, code AssetCode, reading ReadingKey, params *GetAssetReadingSeriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6808,6 +6909,23 @@ func (c *RawClient) InstallPlugin(ctx context.Context, body InstallPluginJSONReq
 // Corresponds with GET /edge/plugin/available (the `ListAvailablePlugins` operationId).
 func (c *RawClient) ListAvailablePlugins(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListAvailablePluginsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListInstalledPlugins List the plugins services can be created from
+//
+// The plugin catalogue: every plugin this gateway can run, built in (`origin` builtin) or installed from a package (`origin` package), sorted by type and name, with its version and description. With `config=true` each plugin carries `config`, the configuration items a service (or, for a filter plugin, a filter instance) of it gets, with every attribute a form needs (type, default, minimum, maximum, length, order, displayName, validity, mandatory, readonly, options) and `value` at the default, password defaults masked: exactly what `GET /edge/category/{name}` shows of a service created from the plugin without `config`. The items are the plugin's own and the service's: `plugin` (readonly, the plugin's name) for every service, the buffer limits `bufferThreshold` and `maxSendLatency` of a south service, `enable` of a filter instance. `type` limits the list to one kind of plugin; an unknown type is 400. A plugin package installed or removed shows here at once.
+//
+// Corresponds with GET /edge/plugin/installed (the `ListInstalledPlugins` operationId).
+func (c *RawClient) ListInstalledPlugins(ctx context.Context, params *ListInstalledPluginsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListInstalledPluginsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -10725,6 +10843,72 @@ func NewListAvailablePluginsRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewListInstalledPluginsRequest constructs an http.Request for the ListInstalledPlugins method
+func NewListInstalledPluginsRequest(server string, params *ListInstalledPluginsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/edge/plugin/installed")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Type != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "type", *params.Type, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Config != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "config", *params.Config, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewSetRepositoryRequest calls the generic SetRepository builder with application/json body
 func NewSetRepositoryRequest(server string, body SetRepositoryJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -12523,7 +12707,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetAssetReadingsWithResponse Get an asset's readings
 	//
-	// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives `[]`.
+	// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -12550,7 +12734,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetAssetReadingValuesWithResponse Get the values of one reading key
 	//
-	// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
+	// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -12559,7 +12743,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetAssetReadingSeriesWithResponse Get a time series of one reading key
 	//
-	// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown asset or an empty window gives `[]`.
+	// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -13276,6 +13460,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /edge/plugin/available (the `ListAvailablePlugins` operationId).
 	ListAvailablePluginsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListAvailablePluginsResponse, error)
+
+	// ListInstalledPluginsWithResponse List the plugins services can be created from
+	//
+	// The plugin catalogue: every plugin this gateway can run, built in (`origin` builtin) or installed from a package (`origin` package), sorted by type and name, with its version and description. With `config=true` each plugin carries `config`, the configuration items a service (or, for a filter plugin, a filter instance) of it gets, with every attribute a form needs (type, default, minimum, maximum, length, order, displayName, validity, mandatory, readonly, options) and `value` at the default, password defaults masked: exactly what `GET /edge/category/{name}` shows of a service created from the plugin without `config`. The items are the plugin's own and the service's: `plugin` (readonly, the plugin's name) for every service, the buffer limits `bufferThreshold` and `maxSendLatency` of a south service, `enable` of a filter instance. `type` limits the list to one kind of plugin; an unknown type is 400. A plugin package installed or removed shows here at once.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /edge/plugin/installed (the `ListInstalledPlugins` operationId).
+	ListInstalledPluginsWithResponse(ctx context.Context, params *ListInstalledPluginsParams, reqEditors ...RequestEditorFn) (*ListInstalledPluginsResponse, error)
 
 	// SetRepositoryWithBodyWithResponse Configure the package repository
 	//
@@ -14472,6 +14665,8 @@ type GetAssetReadingsResponse struct {
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
@@ -14498,6 +14693,11 @@ func (r GetAssetReadingsResponse) GetJSON401() *Unauthorized {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r GetAssetReadingsResponse) GetJSON403() *Forbidden {
 	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetAssetReadingsResponse) GetJSON404() *NotFound {
+	return r.JSON404
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -14735,6 +14935,8 @@ type GetAssetReadingValuesResponse struct {
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
@@ -14761,6 +14963,11 @@ func (r GetAssetReadingValuesResponse) GetJSON401() *Unauthorized {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r GetAssetReadingValuesResponse) GetJSON403() *Forbidden {
 	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetAssetReadingValuesResponse) GetJSON404() *NotFound {
+	return r.JSON404
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -14818,6 +15025,8 @@ type GetAssetReadingSeriesResponse struct {
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
@@ -14844,6 +15053,11 @@ func (r GetAssetReadingSeriesResponse) GetJSON401() *Unauthorized {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r GetAssetReadingSeriesResponse) GetJSON403() *Forbidden {
 	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetAssetReadingSeriesResponse) GetJSON404() *NotFound {
+	return r.JSON404
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -20271,6 +20485,89 @@ func (r ListAvailablePluginsResponse) ContentType() string {
 	return ""
 }
 
+// ListInstalledPluginsResponse503Headers the declared response headers of an HTTP 503 response for ListInstalledPlugins
+type ListInstalledPluginsResponse503Headers struct {
+	RetryAfter int
+}
+
+type ListInstalledPluginsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *InstalledPlugins
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListInstalledPluginsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListInstalledPluginsResponse) GetJSON200() *InstalledPlugins {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListInstalledPluginsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListInstalledPluginsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListInstalledPluginsResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListInstalledPluginsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListInstalledPluginsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListInstalledPluginsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListInstalledPluginsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListInstalledPluginsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListInstalledPluginsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // SetRepositoryResponse503Headers the declared response headers of an HTTP 503 response for SetRepository
 type SetRepositoryResponse503Headers struct {
 	RetryAfter int
@@ -23665,7 +23962,7 @@ func (c *ClientWithResponses) PurgeAssetReadingsWithResponse(ctx context.Context
 
 // GetAssetReadingsWithResponse Get an asset's readings
 //
-// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives `[]`.
+// Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -23710,7 +24007,7 @@ func (c *ClientWithResponses) GetAssetTimespanWithResponse(ctx context.Context, 
 
 // GetAssetReadingValuesWithResponse Get the values of one reading key
 //
-// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
+// Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -23725,7 +24022,7 @@ func (c *ClientWithResponses) GetAssetReadingValuesWithResponse(ctx context.Cont
 
 // GetAssetReadingSeriesWithResponse Get a time series of one reading key
 //
-// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown asset or an empty window gives `[]`.
+// Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -24921,6 +25218,21 @@ func (c *ClientWithResponses) ListAvailablePluginsWithResponse(ctx context.Conte
 		return nil, err
 	}
 	return ParseListAvailablePluginsResponse(rsp)
+}
+
+// ListInstalledPluginsWithResponse List the plugins services can be created from
+//
+// The plugin catalogue: every plugin this gateway can run, built in (`origin` builtin) or installed from a package (`origin` package), sorted by type and name, with its version and description. With `config=true` each plugin carries `config`, the configuration items a service (or, for a filter plugin, a filter instance) of it gets, with every attribute a form needs (type, default, minimum, maximum, length, order, displayName, validity, mandatory, readonly, options) and `value` at the default, password defaults masked: exactly what `GET /edge/category/{name}` shows of a service created from the plugin without `config`. The items are the plugin's own and the service's: `plugin` (readonly, the plugin's name) for every service, the buffer limits `bufferThreshold` and `maxSendLatency` of a south service, `enable` of a filter instance. `type` limits the list to one kind of plugin; an unknown type is 400. A plugin package installed or removed shows here at once.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /edge/plugin/installed (the `ListInstalledPlugins` operationId).
+func (c *ClientWithResponses) ListInstalledPluginsWithResponse(ctx context.Context, params *ListInstalledPluginsParams, reqEditors ...RequestEditorFn) (*ListInstalledPluginsResponse, error) {
+	rsp, err := c.ListInstalledPlugins(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListInstalledPluginsResponse(rsp)
 }
 
 // SetRepositoryWithBodyWithResponse Configure the package repository
@@ -26326,6 +26638,13 @@ func ParseGetAssetReadingsResponse(rsp *http.Response) (*GetAssetReadingsRespons
 		}
 		response.JSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26562,6 +26881,13 @@ func ParseGetAssetReadingValuesResponse(rsp *http.Response) (*GetAssetReadingVal
 		}
 		response.JSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26635,6 +26961,13 @@ func ParseGetAssetReadingSeriesResponse(rsp *http.Response) (*GetAssetReadingSer
 			return nil, err
 		}
 		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest InternalError
@@ -31492,6 +31825,80 @@ func ParseListAvailablePluginsResponse(rsp *http.Response) (*ListAvailablePlugin
 	switch {
 	case rsp.StatusCode == 503:
 		var headers ListAvailablePluginsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListInstalledPluginsResponse parses an HTTP response from a ListInstalledPluginsWithResponse call
+func ParseListInstalledPluginsResponse(rsp *http.Response) (*ListInstalledPluginsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListInstalledPluginsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest InstalledPlugins
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListInstalledPluginsResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "integer", Format: ""}); err != nil {

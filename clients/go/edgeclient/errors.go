@@ -1,9 +1,11 @@
 package edgeclient
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"reflect"
 	"strings"
@@ -60,10 +62,20 @@ type APIError struct {
 	Body []byte
 }
 
-// Error renders the status, the message and the request id.
+// Error renders the status, its phrase, the message and the request id:
+//
+//	edged: 400 Bad Request: name: must not be empty (request id req-1)
+//
+// The Python and TypeScript SDKs render the same answer as the same text
+// (clients/testdata/error-answers.json); the phrase is net/http's
+// StatusText, left out for a status without one.
 func (e *APIError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "edged: %d %s", e.StatusCode, http.StatusText(e.StatusCode))
+	fmt.Fprintf(&b, "edged: %d", e.StatusCode)
+	if phrase := http.StatusText(e.StatusCode); phrase != "" {
+		b.WriteString(" ")
+		b.WriteString(phrase)
+	}
 	if e.Message != "" {
 		b.WriteString(": ")
 		b.WriteString(e.Message)
@@ -145,12 +157,13 @@ func errorFromHTTP(resp *http.Response, body []byte) *APIError {
 	return e
 }
 
-// messageOf extracts the message of an error body.
+// messageOf extracts the message of an error body: its message, else its
+// text (trimmed, 200 characters at most), else the status's phrase.
 func messageOf(body []byte, status int) string {
 	var m struct {
 		Message *string `json:"message"`
 	}
-	if err := json.Unmarshal(body, &m); err == nil && m.Message != nil {
+	if err := json.Unmarshal(body, &m); err == nil && m.Message != nil && *m.Message != "" {
 		return *m.Message
 	}
 	if s := strings.TrimSpace(string(body)); s != "" {
@@ -161,6 +174,35 @@ func messageOf(body []byte, status int) string {
 		return s
 	}
 	return http.StatusText(status)
+}
+
+// checked finishes a call of the convenience Client (client.convenience.gen.go):
+// rsp and err are the raw client's answer, parse the operation's generated
+// ParseXxxResponse. A 2xx answer returns what parse returns; an answer
+// outside 2xx returns the parsed response (its JSON400, JSON404, … and Body)
+// beside its *APIError, or the *APIError alone when the body is not the
+// documented one (an HTML page of a proxy). A transport error is returned as
+// is.
+func checked[R Response](rsp *http.Response, err error, parse func(*http.Response) (R, error)) (R, error) {
+	var zero R
+	if err != nil {
+		return zero, err
+	}
+	body, err := io.ReadAll(rsp.Body)
+	_ = rsp.Body.Close()
+	if err != nil {
+		return zero, err
+	}
+	rsp.Body = io.NopCloser(bytes.NewReader(body))
+	r, perr := parse(rsp)
+	if rsp.StatusCode >= 200 && rsp.StatusCode < 300 {
+		return r, perr
+	}
+	apiErr := errorFromHTTP(rsp, body[:min(len(body), maxErrorBody)])
+	if perr != nil {
+		return zero, apiErr
+	}
+	return r, apiErr
 }
 
 func isNil(r Response) bool {

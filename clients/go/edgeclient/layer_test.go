@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 )
 
 func TestTime(t *testing.T) {

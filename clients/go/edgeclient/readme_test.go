@@ -41,7 +41,7 @@ func TestREADMEExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	consumer := t.TempDir()
-	goMod := fmt.Sprintf("module example.com/consumer\n\ngo 1.24.0\n\nrequire github.com/edged/edged/clients/go v0.0.0\n\nreplace github.com/edged/edged/clients/go => %s\n", module)
+	goMod := fmt.Sprintf("module example.com/consumer\n\ngo 1.24.0\n\nrequire github.com/edged/edged/clients/go/v2 v2.0.0\n\nreplace github.com/edged/edged/clients/go/v2 => %s\n", module)
 	write(t, filepath.Join(consumer, "go.mod"), goMod)
 	for i, m := range examples {
 		write(t, filepath.Join(consumer, fmt.Sprintf("example%d", i+1), "main.go"), string(m[1]))

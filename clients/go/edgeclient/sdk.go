@@ -25,7 +25,8 @@ const (
 
 // Client is the convenience client of the gateway: every generated
 // XxxWithResponse method, each returning an *APIError for an answer outside
-// 2xx, plus the session token, sent in the authorization header of every
+// 2xx beside the parsed response (client.convenience.gen.go), plus the
+// session token, sent in the authorization header of every
 // request once Login, LoginWithCertificate, WithToken or SetToken set it.
 // It is safe for concurrent use.
 type Client struct {

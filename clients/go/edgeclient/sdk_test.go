@@ -2,16 +2,18 @@ package edgeclient_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/edged/edged/clients/go/edgeclient"
+	"github.com/edged/edged/clients/go/v2/edgeclient"
 )
 
 // recorder is a gateway stand-in that answers every request with a fixed
@@ -354,8 +356,9 @@ func TestErrorsWithoutCheck(t *testing.T) {
 	rec := &recorder{status: 403, body: `{"message":"admin only"}`, headers: map[string]string{"X-Request-Id": "r9"}}
 	c := newClient(t, rec)
 	resp, err := c.ListUsersWithResponse(context.Background(), nil)
-	if resp != nil {
-		t.Errorf("a 403 returned the response %+v", resp)
+	// The response comes beside the error, its documented body decoded.
+	if resp == nil || resp.JSON403 == nil || resp.JSON403.Message != "admin only" {
+		t.Errorf("a 403 returned the response %+v, want one with JSON403", resp)
 	}
 	var apiErr *edgeclient.APIError
 	if !errors.As(err, &apiErr) || !errors.Is(err, edgeclient.ErrForbidden) {
@@ -507,4 +510,79 @@ func TestRetryWaitEndsWithTheContext(t *testing.T) {
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
+}
+
+// errorAnswers are the answers outside 2xx the three SDKs' tests share, each
+// with the one text all three render it as.
+type errorAnswers struct {
+	Cases []struct {
+		Name    string            `json:"name"`
+		Status  int               `json:"status"`
+		Headers map[string]string `json:"headers"`
+		Body    string            `json:"body"`
+		Want    string            `json:"want"`
+	} `json:"cases"`
+}
+
+// TestErrorRendering checks that an answer outside 2xx renders as the text
+// the Python and TypeScript SDKs render it as.
+func TestErrorRendering(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/error-answers.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answers errorAnswers
+	if err := json.Unmarshal(data, &answers); err != nil {
+		t.Fatal(err)
+	}
+	if len(answers.Cases) == 0 {
+		t.Fatal("no cases")
+	}
+	for _, tt := range answers.Cases {
+		t.Run(tt.Name, func(t *testing.T) {
+			c := newClient(t, &recorder{status: tt.Status, body: tt.Body, headers: tt.Headers}, edgeclient.WithRetries(0))
+			_, err := c.PingWithResponse(context.Background())
+			if err == nil || err.Error() != tt.Want {
+				t.Errorf("convenience client: %v, want %q", err, tt.Want)
+			}
+		})
+	}
+}
+
+// TestResponseBesideError checks that the convenience client's calls return
+// the parsed response beside the *APIError of an answer outside 2xx (its
+// documented error body decoded), and the *APIError alone when the body is
+// not the documented one.
+func TestResponseBesideError(t *testing.T) {
+	t.Run("documented error body", func(t *testing.T) {
+		c := newClient(t, &recorder{status: 404, body: `{"message":"category \"nope\" not found"}`, headers: map[string]string{"X-Request-Id": "r9"}})
+		resp, err := c.GetCategoryWithResponse(context.Background(), "nope")
+		if !errors.Is(err, edgeclient.ErrNotFound) {
+			t.Fatalf("err = %v, want ErrNotFound", err)
+		}
+		if resp == nil {
+			t.Fatal("no response beside the error")
+		}
+		if resp.StatusCode() != 404 || resp.JSON404 == nil || resp.JSON404.Message != `category "nope" not found` || resp.HTTPResponse.Header.Get("X-Request-Id") != "r9" {
+			t.Errorf("response = status %d, JSON404 %+v, header %v", resp.StatusCode(), resp.JSON404, resp.HTTPResponse.Header)
+		}
+	})
+	t.Run("undocumented body", func(t *testing.T) {
+		c := newClient(t, &recorder{status: 404, body: `<html>not here</html>`})
+		resp, err := c.GetCategoryWithResponse(context.Background(), "nope")
+		var apiErr *edgeclient.APIError
+		if !errors.As(err, &apiErr) || apiErr.Message != "<html>not here</html>" {
+			t.Fatalf("err = %v, want an *APIError with the body as its message", err)
+		}
+		if resp != nil {
+			t.Errorf("response = %+v, want nil for a body that does not parse", resp)
+		}
+	})
+	t.Run("2xx", func(t *testing.T) {
+		c := newClient(t, &recorder{status: 200, body: `{"name":{"value":"x"}}`})
+		resp, err := c.GetCategoryWithResponse(context.Background(), "service")
+		if err != nil || resp == nil || resp.JSON200 == nil {
+			t.Fatalf("= %+v, %v; want the parsed category", resp, err)
+		}
+	})
 }

@@ -12,7 +12,9 @@ from .errors import (
     ServiceUnavailableError,
     TooManyRequestsError,
     UnauthorizedError,
+    aresult,
     check,
+    result,
 )
 
 __all__ = (
@@ -32,6 +34,8 @@ __all__ = (
     "TooManyRequestsError",
     "UnauthorizedError",
     "apages",
+    "aresult",
     "check",
     "pages",
+    "result",
 )

@@ -9,9 +9,8 @@ usually handles.
 import email.utils
 import json
 import time
-from collections.abc import Mapping
-from http import HTTPStatus
-from typing import Protocol, TypeVar
+from collections.abc import Awaitable, Callable, Mapping
+from typing import ParamSpec, Protocol, TypeVar
 
 from .types import Response
 
@@ -34,7 +33,12 @@ class ApiError(Exception):
     Every error body of the API is ``{"message": "..."}``: ``message`` holds that
     sentence (or the raw body, or the status phrase, when the body has another
     shape). ``request_id`` is the response's ``X-Request-Id``, which the gateway's
-    log lines quote.
+    log lines quote. ``str(error)`` is the text the Go and TypeScript SDKs render
+    the same answer as::
+
+        edged: 400 Bad Request: name: must not be empty (request id req-1)
+
+    The API functions raise it; `result` and `aresult` return it as a value.
     """
 
     def __init__(
@@ -56,10 +60,7 @@ class ApiError(Exception):
         #: The answer's headers and body.
         self.headers: Mapping[str, str] = headers or {}
         self.content = content
-        text = f"{status_code} {_phrase(status_code)}: {message}"
-        if request_id:
-            text += f" (request id {request_id})"
-        super().__init__(text)
+        super().__init__(render(status_code, message, request_id))
 
 
 class BadRequestError(ApiError):
@@ -111,11 +112,78 @@ _ERROR_BY_STATUS: dict[int, type[ApiError]] = {
 }
 
 
+# The phrase of each status, as Go's net/http names it, so that the three SDKs
+# render an answer alike whatever the Python version (whose HTTPStatus renamed
+# some: 413 is "Content Too Large" from 3.13).
+_PHRASES: dict[int, str] = {
+    300: "Multiple Choices",
+    301: "Moved Permanently",
+    302: "Found",
+    303: "See Other",
+    304: "Not Modified",
+    305: "Use Proxy",
+    307: "Temporary Redirect",
+    308: "Permanent Redirect",
+    400: "Bad Request",
+    401: "Unauthorized",
+    402: "Payment Required",
+    403: "Forbidden",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    406: "Not Acceptable",
+    407: "Proxy Authentication Required",
+    408: "Request Timeout",
+    409: "Conflict",
+    410: "Gone",
+    411: "Length Required",
+    412: "Precondition Failed",
+    413: "Request Entity Too Large",
+    414: "Request URI Too Long",
+    415: "Unsupported Media Type",
+    416: "Requested Range Not Satisfiable",
+    417: "Expectation Failed",
+    418: "I'm a teapot",
+    421: "Misdirected Request",
+    422: "Unprocessable Entity",
+    423: "Locked",
+    424: "Failed Dependency",
+    425: "Too Early",
+    426: "Upgrade Required",
+    428: "Precondition Required",
+    429: "Too Many Requests",
+    431: "Request Header Fields Too Large",
+    451: "Unavailable For Legal Reasons",
+    500: "Internal Server Error",
+    501: "Not Implemented",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+    504: "Gateway Timeout",
+    505: "HTTP Version Not Supported",
+    506: "Variant Also Negotiates",
+    507: "Insufficient Storage",
+    508: "Loop Detected",
+    510: "Not Extended",
+    511: "Network Authentication Required",
+}
+
+
 def _phrase(status_code: int) -> str:
-    try:
-        return HTTPStatus(status_code).phrase
-    except ValueError:
-        return "Unknown Status"
+    return _PHRASES.get(status_code, "")
+
+
+def render(status_code: int, message: str, request_id: str | None = None) -> str:
+    """The text of an answer outside 2xx, as all three SDKs render it:
+    ``edged: STATUS PHRASE: MESSAGE (request id ID)`` (no phrase for a status
+    without one, no request id when the answer had none)."""
+    text = f"edged: {status_code}"
+    phrase = _phrase(status_code)
+    if phrase:
+        text += f" {phrase}"
+    if message:
+        text += f": {message}"
+    if request_id:
+        text += f" (request id {request_id})"
+    return text
 
 
 class _Answer(Protocol):
@@ -156,7 +224,11 @@ def api_error(response: _Answer) -> ApiError:
     except ValueError:
         pass
     if not message:
-        message = response.content.decode(errors="replace").strip()[:200] or _phrase(status)
+        # The body's text, at most 200 characters, else the status's phrase.
+        message = response.content.decode(errors="replace").strip()
+        if len(message) > 200:
+            message = message[:200] + "…"
+        message = message or _phrase(status)
     request_id = None
     wait = None
     for name, value in response.headers.items():
@@ -170,6 +242,33 @@ def api_error(response: _Answer) -> ApiError:
 
 
 T = TypeVar("T")
+P = ParamSpec("P")
+
+
+def result(call: Callable[P, Response[T]], /, *args: P.args, **kwargs: P.kwargs) -> Response[T] | ApiError:
+    """Call an operation's ``sync_detailed`` and return its answer as a value:
+    the `Response` of a 2xx answer, or the `ApiError` (subclass) of any other,
+    returned rather than raised. Transport errors are still raised.
+
+    >>> answer = result(get_category.sync_detailed, "nope", client=client)
+    >>> if isinstance(answer, NotFoundError):
+    ...     print(answer.status_code, answer.message, answer.request_id)
+    """
+    try:
+        return call(*args, **kwargs)
+    except ApiError as e:
+        return e
+
+
+async def aresult(
+    call: Callable[P, Awaitable[Response[T]]], /, *args: P.args, **kwargs: P.kwargs
+) -> Response[T] | ApiError:
+    """`result` for ``asyncio_detailed``: the `Response` of a 2xx answer, or
+    the `ApiError` of any other, returned rather than raised."""
+    try:
+        return await call(*args, **kwargs)
+    except ApiError as e:
+        return e
 
 
 def check(response: Response[T]) -> T:
@@ -195,5 +294,8 @@ __all__ = [
     "UnauthorizedError",
     "UnexpectedStatus",
     "api_error",
+    "aresult",
     "check",
+    "render",
+    "result",
 ]

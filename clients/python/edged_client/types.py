@@ -11,6 +11,9 @@ class Unset:
     def __bool__(self) -> Literal[False]:
         return False
 
+    def __repr__(self) -> str:
+        return "UNSET"
+
 
 UNSET: Unset = Unset()
 
@@ -51,4 +54,17 @@ class Response(Generic[T]):
     parsed: T
 
 
-__all__ = ["UNSET", "File", "FileTypes", "RequestFiles", "Response", "Unset"]
+def model_repr(model: object) -> str:
+    """The ``repr`` of a model: its class and the fields that are set, as
+    ``Ping(uptime=1.5, health=<PingHealth.GREEN: 'green'>)``. A field left unset
+    (``UNSET``) is not shown, nor are empty additional properties."""
+    parts = []
+    for attribute in getattr(type(model), "__attrs_attrs__", ()):
+        value = getattr(model, attribute.name)
+        if isinstance(value, Unset) or (attribute.name == "additional_properties" and not value):
+            continue
+        parts.append(f"{attribute.name}={value!r}")
+    return f"{type(model).__name__}({', '.join(parts)})"
+
+
+__all__ = ["UNSET", "File", "FileTypes", "RequestFiles", "Response", "Unset", "model_repr"]

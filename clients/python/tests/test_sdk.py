@@ -189,11 +189,13 @@ def test_ingest_through_http_south_and_browse(client: Client) -> None:
 
         eventually("http_south accepting readings", 30, post)
 
-        get_asset_readings.sync(asset, client=client)
-
-        # Readings reach storage asynchronously.
+        # Readings reach storage asynchronously; until the first does, the
+        # asset is unknown (404).
         def stored() -> list[Reading] | None:
-            rs = get_asset_readings.sync(asset, client=client)
+            try:
+                rs = get_asset_readings.sync(asset, client=client)
+            except NotFoundError:
+                return None
             return rs if len(rs) == len(readings) else None
 
         got = eventually("the readings in storage", 30, stored)

@@ -857,7 +857,7 @@ export interface paths {
         };
         /**
          * Get an asset's readings
-         * @description Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives `[]`.
+         * @description Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
          */
         get: operations["getAssetReadings"];
         put?: never;
@@ -921,7 +921,7 @@ export interface paths {
         };
         /**
          * Get the values of one reading key
-         * @description Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
+         * @description Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20, `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings without the key are left out (a JSON `null` value is a value); an unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is 400.
          */
         get: operations["getAssetReadingValues"];
         put?: never;
@@ -961,7 +961,7 @@ export interface paths {
         };
         /**
          * Get a time series of one reading key
-         * @description Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown asset or an empty window gives `[]`.
+         * @description Groups the numeric values of one reading key into buckets of one second (or the unit given by `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404, as for every read of one asset.
          */
         get: operations["getAssetReadingSeries"];
         put?: never;
@@ -1692,6 +1692,26 @@ export interface paths {
          * @description As `POST /edge/service?action=install`, for a plugin package: installs it in the background and answers at once; once the task is Complete, the plugin can be named by services like a built-in one. Same errors and rights: admins only, in every authentication mode (401 without a token, 403 for every other role).
          */
         post: operations["installPlugin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/edge/plugin/installed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the plugins services can be created from
+         * @description The plugin catalogue: every plugin this gateway can run, built in (`origin` builtin) or installed from a package (`origin` package), sorted by type and name, with its version and description. With `config=true` each plugin carries `config`, the configuration items a service (or, for a filter plugin, a filter instance) of it gets, with every attribute a form needs (type, default, minimum, maximum, length, order, displayName, validity, mandatory, readonly, options) and `value` at the default, password defaults masked: exactly what `GET /edge/category/{name}` shows of a service created from the plugin without `config`. The items are the plugin's own and the service's: `plugin` (readonly, the plugin's name) for every service, the buffer limits `bufferThreshold` and `maxSendLatency` of a south service, `enable` of a filter instance. `type` limits the list to one kind of plugin; an unknown type is 400. A plugin package installed or removed shows here at once.
+         */
+        get: operations["listInstalledPlugins"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3252,6 +3272,68 @@ export interface components {
              */
             kind?: string;
             description: string;
+        };
+        /**
+         * @description A kind of plugin.
+         * @example south
+         * @enum {string}
+         */
+        PluginType: "south" | "north" | "filter" | "notification" | "dispatcher";
+        /** @description A plugin of the catalogue. */
+        InstalledPlugin: {
+            /**
+             * @description The name services and filters name the plugin by.
+             * @example sinusoid
+             */
+            name: string;
+            type: components["schemas"]["PluginType"];
+            /** @example 1.0.0 */
+            version: string;
+            /** @example A sine wave, one reading per step, a full cycle every 360 steps */
+            description: string;
+            /**
+             * @description builtin for a plugin compiled into the gateway, package for one installed from a package.
+             * @enum {string}
+             */
+            origin: "builtin" | "package";
+            config?: components["schemas"]["Category"];
+        };
+        /**
+         * @example {
+         *       "plugins": [
+         *         {
+         *           "name": "sinusoid",
+         *           "type": "south",
+         *           "version": "1.0.0",
+         *           "description": "A sine wave, one reading per step, a full cycle every 360 steps",
+         *           "origin": "builtin",
+         *           "config": {
+         *             "plugin": {
+         *               "description": "The plugin the service runs",
+         *               "type": "string",
+         *               "default": "sinusoid",
+         *               "displayName": "Plugin",
+         *               "order": "0",
+         *               "readonly": "true",
+         *               "value": "sinusoid"
+         *             },
+         *             "assetName": {
+         *               "description": "Name of the asset the readings are stored under",
+         *               "type": "string",
+         *               "default": "sinusoid",
+         *               "displayName": "Asset name",
+         *               "order": "1",
+         *               "mandatory": "true",
+         *               "length": "255",
+         *               "value": "sinusoid"
+         *             }
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        InstalledPlugins: {
+            plugins: components["schemas"]["InstalledPlugin"][];
         };
         AvailablePackages: {
             /**
@@ -5700,6 +5782,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5844,6 +5927,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5932,6 +6016,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7399,6 +7484,36 @@ export interface operations {
             429: components["responses"]["Busy"];
             500: components["responses"]["InternalError"];
             502: components["responses"]["BadGateway"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listInstalledPlugins: {
+        parameters: {
+            query?: {
+                /** @description Only plugins of this kind. */
+                type?: components["schemas"]["PluginType"];
+                /** @description Include each plugin's configuration items. */
+                config?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The plugins. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstalledPlugins"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -56,9 +56,42 @@ export interface EdgeClientOptions {
 }
 
 /**
+ * The phrase of each status, as Go's net/http names it, so that the three
+ * SDKs render an answer alike (a fetch over HTTP/2 has no status text).
+ */
+const PHRASES: Record<number, string> = {
+  300: "Multiple Choices", 301: "Moved Permanently", 302: "Found", 303: "See Other", 304: "Not Modified",
+  305: "Use Proxy", 307: "Temporary Redirect", 308: "Permanent Redirect",
+  400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden", 404: "Not Found",
+  405: "Method Not Allowed", 406: "Not Acceptable", 407: "Proxy Authentication Required", 408: "Request Timeout",
+  409: "Conflict", 410: "Gone", 411: "Length Required", 412: "Precondition Failed", 413: "Request Entity Too Large",
+  414: "Request URI Too Long", 415: "Unsupported Media Type", 416: "Requested Range Not Satisfiable",
+  417: "Expectation Failed", 418: "I'm a teapot", 421: "Misdirected Request", 422: "Unprocessable Entity",
+  423: "Locked", 424: "Failed Dependency", 425: "Too Early", 426: "Upgrade Required", 428: "Precondition Required",
+  429: "Too Many Requests", 431: "Request Header Fields Too Large", 451: "Unavailable For Legal Reasons",
+  500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
+  504: "Gateway Timeout", 505: "HTTP Version Not Supported", 506: "Variant Also Negotiates",
+  507: "Insufficient Storage", 508: "Loop Detected", 510: "Not Extended", 511: "Network Authentication Required",
+};
+
+/**
+ * The text of an answer outside 2xx, as all three SDKs render it:
+ * `edged: STATUS PHRASE: MESSAGE (request id ID)`, with no phrase for a
+ * status without one and no request id when the answer had none.
+ */
+export function renderApiError(status: number, apiMessage: string, requestId?: string): string {
+  const phrase = PHRASES[status];
+  return `edged: ${status}${phrase ? ` ${phrase}` : ""}${apiMessage ? `: ${apiMessage}` : ""}${requestId ? ` (request id ${requestId})` : ""}`;
+}
+
+/**
  * A response of the gateway with a status outside 2xx. The API's error body
  * is `{"message": "..."}`; `apiMessage` holds that sentence (or the raw body,
- * or the status text, when the body has another shape).
+ * or the status's phrase, when the body has another shape). Its `message` is
+ * the text the Go and Python SDKs render the same answer as:
+ * `edged: 400 Bad Request: name: must not be empty (request id req-1)`.
+ * `EdgeClient`'s methods throw it; `edge.raw` returns a failed answer as a
+ * value (`{ error, response }`), and `toEdgeApiError` makes this error of it.
  */
 export class EdgeApiError extends Error {
   /** The HTTP status, e.g. 404. */
@@ -75,8 +108,7 @@ export class EdgeApiError extends Error {
   readonly headers: Headers;
 
   constructor(status: number, apiMessage: string, requestId?: string, body?: unknown, headers?: Headers) {
-    const suffix = requestId ? ` (request id ${requestId})` : "";
-    super(`edged: ${status}: ${apiMessage}${suffix}`);
+    super(renderApiError(status, apiMessage, requestId));
     this.name = "EdgeApiError";
     this.status = status;
     this.apiMessage = apiMessage;
@@ -129,14 +161,19 @@ export async function unwrap<R extends FetchResult>(result: R | Promise<R>): Pro
 /** Returns the `EdgeApiError` describing a result outside 2xx. */
 export function toEdgeApiError(result: FetchResult): EdgeApiError {
   const { response, error } = result;
+  // The body's message, else its text (at most 200 characters), else the
+  // status's phrase, as the Go and Python SDKs take it.
   let message = "";
   if (error && typeof error === "object" && "message" in error && typeof error.message === "string") {
     message = error.message;
-  } else if (typeof error === "string" && error.trim() !== "") {
-    message = error.trim().slice(0, 200);
+  }
+  if (message === "" && error !== undefined && error !== null) {
+    const text = (typeof error === "string" ? error : JSON.stringify(error)).trim();
+    const chars = Array.from(text);
+    message = chars.length > 200 ? chars.slice(0, 200).join("") + "…" : text;
   }
   if (message === "") {
-    message = response.statusText || `HTTP ${response.status}`;
+    message = PHRASES[response.status] ?? "";
   }
   return new EdgeApiError(response.status, message, response.headers.get("x-request-id") ?? undefined, error, response.headers);
 }

@@ -3,7 +3,10 @@
 // call against the gateway is built: a 501 fails the test.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
 
 import { createEdgeClient, DEFAULT_TIMEOUT_MS, EdgeApiError, pages, unwrap, type EdgeClient } from "@edged/client";
 import { eventually, freePort, startGateway, type Gateway } from "./gateway.js";
@@ -67,6 +70,25 @@ describe("client", () => {
     assert.equal(r.response.status, 403);
     assert.equal(r.error?.message, "admin only");
     await assert.rejects(unwrap(c.raw.GET("/edge/user/role")), { name: "EdgeApiError", status: 403 });
+  });
+
+  test("renders an answer outside 2xx as the Go and Python SDKs do", async () => {
+    // The cases the three SDKs' tests share (clients/testdata).
+    const root = process.env.EDGE_REPO_ROOT ?? resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..");
+    const { cases } = JSON.parse(readFileSync(join(root, "clients", "testdata", "error-answers.json"), "utf8")) as {
+      cases: { name: string; status: number; headers: Record<string, string>; body: string; want: string }[];
+    };
+    assert.ok(cases.length > 0);
+    for (const c of cases) {
+      const s = script(() => new Response(c.body, { status: c.status, headers: { "content-type": "application/json", ...c.headers } }));
+      const client = createEdgeClient({ baseUrl: "http://gw.invalid", fetch: s.fetch, retries: 0 });
+      await assert.rejects(client.get("/edge/ping"), (e: unknown) => {
+        assert.ok(e instanceof EdgeApiError, c.name);
+        assert.equal(e.message, c.want, c.name);
+        assert.equal(e.status, c.status, c.name);
+        return true;
+      });
+    }
   });
 
   test("turns a non-JSON error body into the message", async () => {

@@ -17,13 +17,6 @@ func BuildExample(ctx context.Context, root, dir, version, out string) (string, 
 	return goBuild(ctx, filepath.Join(root, "pluginsdk", "go"), "./examples/"+dir, version, filepath.Join(out, dir))
 }
 
-// BuildService builds the service executable cmd/dir of the gateway's
-// module (the notification and dispatcher services) into out and returns
-// its path, with version set as the service's version.
-func BuildService(ctx context.Context, root, dir, version, out string) (string, error) {
-	return goBuild(ctx, root, "./cmd/"+dir, version, filepath.Join(out, dir))
-}
-
 // goBuild builds package pkg of the module in dir into bin.
 func goBuild(ctx context.Context, dir, pkg, version, bin string) (string, error) {
 	cmd := exec.CommandContext(ctx, "go", //nolint:gosec // the packager's own build of a program of this tree

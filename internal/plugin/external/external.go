@@ -9,7 +9,11 @@
 // with an error, and the runtime restarts the instance, a new process,
 // with the service's backoff. A service process calls the gateway back
 // through the ServiceHost of its environment; errors both ways are mapped
-// between the SDK's codes and the gateway's faults in fault.go.
+// between the SDK's codes and the gateway's faults by package faultcode.
+// Every call into a plugin process carries a deadline: its caller's, or
+// callWait for the calls that have none (describing, starting,
+// reconfiguring), so a hung plugin fails the call instead of holding what
+// waits on it (a configuration write, a service's start).
 package external
 
 import (
@@ -30,6 +34,15 @@ import (
 // stopWait bounds the calls made to a plugin while its instance ends
 // (State), so a hung plugin cannot hold a service's stop.
 const stopWait = 5 * time.Second
+
+// callWait bounds a call into a plugin process that has no deadline of
+// its caller's: describing and starting it, handing it a changed
+// configuration. A variable so that tests of a hung plugin wait less.
+var callWait = 30 * time.Second
+
+// sendWait bounds a north plugin's Send whose caller set no deadline; a
+// variable for the tests, as callWait.
+var sendWait = 2 * time.Minute
 
 // Options are what LoadWith needs besides the executable.
 type Options struct {
@@ -69,24 +82,12 @@ func LoadWith(ctx context.Context, path string, o Options) (plugin.Definition, e
 	def := plugin.Definition{Name: info.Name, Version: info.Version, Kind: info.Kind, Description: info.Description,
 		Items: items(info.Items), Persists: info.Persists, External: true}
 	l.name, l.kind = info.Name, info.Kind
-	// A south plugin that writes to its device says so when asked.
-	writes := false
-	if info.Kind == edgeplugin.KindSouth {
-		if writes, err = p.Writes(ctx); err != nil {
-			return plugin.Definition{}, fmt.Errorf("plugin %s: %w", info.Name, err)
-		}
-	}
 	switch info.Kind {
 	case edgeplugin.KindSouth:
 		def.New = func(env plugin.Env, cfg plugin.Config) (plugin.South, error) {
-			s := &south{launcher: l, env: env, cfg: cfg}
-			switch {
-			case info.Persists && writes:
-				return writingPersistingSouth{&persistingSouth{s}}, nil
-			case info.Persists:
+			s := &south{launcher: l, env: env, cfg: cfg, writes: info.Writes, operates: info.Operates}
+			if info.Persists {
 				return &persistingSouth{s}, nil
-			case writes:
-				return writingSouth{s}, nil
 			}
 			return s, nil
 		}
@@ -111,10 +112,7 @@ func LoadWith(ctx context.Context, path string, o Options) (plugin.Definition, e
 			if err != nil {
 				return nil, err
 			}
-			if info.Persists {
-				return &persistingService{s}, nil
-			}
-			return s, nil
+			return s.instance(info.Persists), nil
 		}
 	}
 	return def, nil
@@ -146,6 +144,8 @@ type launcher struct {
 // process starts a process of the executable with the environment the
 // allow-list gives it, logging its stderr to log.
 func (l *launcher) process(ctx context.Context, log *slog.Logger) (*edgeplugin.Process, error) {
+	ctx, cancel := context.WithTimeout(ctx, callWait)
+	defer cancel()
 	if err := checkDigest(l.path, l.digest); err != nil {
 		return nil, err
 	}
@@ -181,7 +181,9 @@ func (l *launcher) start(ctx context.Context, service string, cfg plugin.Config,
 	if err != nil {
 		return nil, err
 	}
-	if err := p.Start(ctx, edgeplugin.Start{Service: service, Config: edgeplugin.Config(cfg), State: state}); err != nil {
+	startCtx, cancel := context.WithTimeout(ctx, callWait)
+	defer cancel()
+	if err := p.Start(startCtx, edgeplugin.Start{Service: service, Config: edgeplugin.Config(cfg), State: state}); err != nil {
 		p.Kill()
 		return nil, err
 	}
@@ -267,9 +269,9 @@ var (
 	_ plugin.Checker   = (*south)(nil)
 	_ plugin.Closer    = (*south)(nil)
 	_ plugin.Persister = (*persistingSouth)(nil)
-	_ plugin.Writer    = writingSouth{}
-	_ plugin.Writer    = writingPersistingSouth{}
-	_ plugin.Persister = writingPersistingSouth{}
+	_ plugin.Writer    = (*south)(nil)
+	_ plugin.Operator  = (*south)(nil)
+	_ plugin.Controls  = (*south)(nil)
 	_ plugin.North     = (*north)(nil)
 	_ plugin.Closer    = (*north)(nil)
 	_ plugin.Filter    = (*extFilter)(nil)

@@ -145,7 +145,7 @@ func (f *extFilter) Reconfigure(cfg plugin.Config) error {
 		f.mu.Unlock()
 		return nil // the next start takes it
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), stopWait)
+	ctx, cancel := context.WithTimeout(context.Background(), callWait)
 	defer cancel()
 	if err := reconfigureError(p.Reconfigure(ctx, edgeplugin.Config(cfg))); err != nil {
 		return err

@@ -21,14 +21,25 @@ func newNorth(ctx context.Context, l *launcher, env plugin.Env, cfg plugin.Confi
 	return &north{proc: p}, nil
 }
 
-// Send hands the block to the plugin and returns how many it accepted.
+// Send hands the block to the plugin and returns how many it accepted. A
+// caller's ctx without a deadline gets sendWait: a plugin stuck on its
+// destination fails the block, which the north runtime sends again,
+// instead of holding the service until it stops.
 func (n *north) Send(ctx context.Context, readings []plugin.Reading) (int, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, sendWait)
+		defer cancel()
+	}
 	return n.proc.Send(ctx, toSDK(readings))
 }
 
-// Reconfigure hands the plugin its new configuration.
+// Reconfigure hands the plugin its new configuration; a plugin that does
+// not answer within callWait fails it.
 func (n *north) Reconfigure(cfg plugin.Config) error {
-	return reconfigureError(n.proc.Reconfigure(context.Background(), edgeplugin.Config(cfg)))
+	ctx, cancel := context.WithTimeout(context.Background(), callWait)
+	defer cancel()
+	return reconfigureError(n.proc.Reconfigure(ctx, edgeplugin.Config(cfg)))
 }
 
 // Close kills the process.

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/internal/plugin/faultcode"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
@@ -50,7 +52,9 @@ func (s *extService) Open(ctx context.Context) error {
 		return err
 	}
 	st := edgeplugin.Start{Service: s.env.Service, Config: edgeplugin.Config(cfg), State: state}
-	if err := p.StartService(ctx, st, s.host); err != nil {
+	startCtx, cancel := context.WithTimeout(ctx, callWait)
+	defer cancel()
+	if err := p.StartService(startCtx, st, s.host); err != nil {
 		p.Kill()
 		return serviceFault(s.name, err)
 	}
@@ -98,21 +102,27 @@ func (s *extService) stop(p *edgeplugin.Process) {
 	s.kept.takeFrom(p, s.env.Log(), s.name)
 }
 
-// Call runs method of the service; its errors are faults of the kind the
-// service's code maps to (fault.go), fault.Unavailable while no process
+// process returns the running process, or fault.Unavailable while none
 // runs.
-func (s *extService) Call(ctx context.Context, method string, body []byte) ([]byte, error) {
+func (s *extService) process() (*edgeplugin.Process, error) {
 	s.mu.Lock()
 	p := s.proc
 	s.mu.Unlock()
 	if p == nil {
 		return nil, fault.New(fault.Unavailable, "the service %q is not running", s.env.Service)
 	}
-	out, err := p.Call(ctx, method, body)
+	return p, nil
+}
+
+// call runs fn on the running process; its errors become faults of the
+// kind the service's code maps to (faultcode), fault.Unavailable while no
+// process runs.
+func (s *extService) call(fn func(p *edgeplugin.Process) error) error {
+	p, err := s.process()
 	if err != nil {
-		return nil, serviceFault(s.name, err)
+		return err
 	}
-	return out, nil
+	return serviceFault(s.name, fn(p))
 }
 
 // Reconfigure hands the running service its new configuration; the next
@@ -125,9 +135,9 @@ func (s *extService) Reconfigure(ctx context.Context, cfg plugin.Config) error {
 	if p == nil {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, stopWait)
+	ctx, cancel := context.WithTimeout(ctx, callWait)
 	defer cancel()
-	return reconfigureError(p.Reconfigure(ctx, edgeplugin.Config(cfg)))
+	return serviceFault(s.name, reconfigureError(p.Reconfigure(ctx, edgeplugin.Config(cfg))))
 }
 
 // Close kills the process if Run did not (the service stopped between
@@ -143,29 +153,139 @@ func (s *extService) Close() error {
 	return nil
 }
 
-// persistingService is a service instance of a plugin that keeps state.
-type persistingService struct{ *extService }
+// notificationService is an instance of a notification service.
+type notificationService struct{ *extService }
+
+var _ plugin.NotificationService = notificationService{}
+
+func (s notificationService) Plugins(ctx context.Context) (out edgeplugin.NotificationPlugins, err error) {
+	err = s.call(func(p *edgeplugin.Process) error {
+		out, err = p.Notification().Plugins(ctx)
+		return err
+	})
+	return out, err
+}
+
+func (s notificationService) Validate(ctx context.Context, in edgeplugin.NotificationInstance) error {
+	return s.call(func(p *edgeplugin.Process) error { return p.Notification().Validate(ctx, in) })
+}
+
+func (s notificationService) SetInstances(ctx context.Context, set []edgeplugin.NotificationInstance) error {
+	return s.call(func(p *edgeplugin.Process) error { return p.Notification().SetInstances(ctx, set) })
+}
+
+func (s notificationService) Readings(ctx context.Context, rs []edgeplugin.Reading) error {
+	return s.call(func(p *edgeplugin.Process) error { return p.Notification().Readings(ctx, rs) })
+}
+
+func (s notificationService) Audited(ctx context.Context, code string, at time.Time) error {
+	return s.call(func(p *edgeplugin.Process) error { return p.Notification().Audited(ctx, code, at) })
+}
+
+func (s notificationService) Statistics(ctx context.Context, at time.Time, counters map[string]int64) error {
+	return s.call(func(p *edgeplugin.Process) error { return p.Notification().Statistics(ctx, at, counters) })
+}
+
+// dispatcherService is an instance of a dispatcher service.
+type dispatcherService struct{ *extService }
+
+var _ plugin.DispatcherService = dispatcherService{}
+
+func (s dispatcherService) Write(ctx context.Context, req edgeplugin.ControlRequest) (out []edgeplugin.ControlResult, err error) {
+	err = s.call(func(p *edgeplugin.Process) error {
+		out, err = p.Dispatcher().Write(ctx, req)
+		return err
+	})
+	return out, err
+}
+
+func (s dispatcherService) Operate(ctx context.Context, req edgeplugin.ControlRequest) (out []edgeplugin.ControlResult, err error) {
+	err = s.call(func(p *edgeplugin.Process) error {
+		out, err = p.Dispatcher().Operate(ctx, req)
+		return err
+	})
+	return out, err
+}
+
+// persisting keeps the state of a service instance across its processes.
+type persisting struct{ s *extService }
 
 // Restore keeps the state for the process Open starts.
-func (s *persistingService) Restore(state json.RawMessage) error { return s.kept.Restore(state) }
+func (p persisting) Restore(state json.RawMessage) error { return p.s.kept.Restore(state) }
 
 // State is the state the process reported when its run ended.
-func (s *persistingService) State() (json.RawMessage, error) { return s.kept.State() }
+func (p persisting) State() (json.RawMessage, error) { return p.s.kept.State() }
+
+// persistingNotification and persistingDispatcher are the instances of
+// the services whose plugin keeps state.
+type (
+	persistingNotification struct {
+		notificationService
+		persisting
+	}
+	persistingDispatcher struct {
+		dispatcherService
+		persisting
+	}
+)
+
+// instance returns the instance of s for its kind.
+func (s *extService) instance(persists bool) plugin.Service {
+	switch {
+	case s.kind == edgeplugin.KindNotification && persists:
+		return persistingNotification{notificationService{s}, persisting{s}}
+	case s.kind == edgeplugin.KindNotification:
+		return notificationService{s}
+	case persists:
+		return persistingDispatcher{dispatcherService{s}, persisting{s}}
+	}
+	return dispatcherService{s}
+}
 
 // serviceHost is the gateway's ServiceHost as the SDK serves it to the
-// process: its faults become codes (fault.go), and a panic, which would
+// process: its faults become codes (faultcode), and a panic, which would
 // otherwise end the gateway from a gRPC goroutine, an internal error.
 type serviceHost struct{ h plugin.ServiceHost }
 
-func (h serviceHost) Call(ctx context.Context, method string, body []byte) (out []byte, err error) {
+// guard runs the gateway's side of call, turning its error into one with
+// a code and a panic into an internal error.
+func guard(call string, fn func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, fmt.Errorf("the gateway failed on %q: %v", method, r)
+			err = fmt.Errorf("the gateway failed on %s: %v", call, r)
 		}
 	}()
-	out, err = h.h.Call(ctx, method, body)
-	if err != nil {
-		return nil, hostError(err)
-	}
-	return out, nil
+	return faultcode.Code(fn())
+}
+
+func (h serviceHost) Audit(ctx context.Context, e edgeplugin.AuditEntry) error {
+	return guard("Audit", func() error { return h.h.Audit(ctx, e) })
+}
+
+func (h serviceHost) Ingest(ctx context.Context, rs []edgeplugin.Reading) error {
+	return guard("Ingest", func() error { return h.h.Ingest(ctx, rs) })
+}
+
+func (h serviceHost) Dispatch(ctx context.Context, req edgeplugin.ControlRequest) (out []edgeplugin.ControlResult, err error) {
+	err = guard("Dispatch", func() error {
+		out, err = h.h.Dispatch(ctx, req)
+		return err
+	})
+	return out, err
+}
+
+func (h serviceHost) Services(ctx context.Context) (out []edgeplugin.ControlTarget, err error) {
+	err = guard("Services", func() error {
+		out, err = h.h.Services(ctx)
+		return err
+	})
+	return out, err
+}
+
+func (h serviceHost) Write(ctx context.Context, service, asset string, values map[string]any) error {
+	return guard("Write", func() error { return h.h.Write(ctx, service, asset, values) })
+}
+
+func (h serviceHost) Operate(ctx context.Context, service, operation string, params map[string]any) error {
+	return guard("Operate", func() error { return h.h.Operate(ctx, service, operation, params) })
 }

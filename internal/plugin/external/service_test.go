@@ -32,36 +32,40 @@ func buildTestService(t *testing.T) string {
 	return bin
 }
 
-// gatewayHost is the gateway's ServiceHost of the tests: it answers
-// "lookup" with the body, "fault" with the fault of the kind named in the
-// body, "panic" by panicking, and reports every call on seen.
-type gatewayHost struct{ seen chan string }
+// gatewayHost is the gateway's ServiceHost of the tests: its Write to
+// service "lookup" succeeds, to "fault" fails with the fault of the kind
+// named by the asset, to "panic" panics; its Audit reports each entry on
+// seen as "<source> <details>".
+type gatewayHost struct {
+	edgeplugin.UnsupportedHost
+	seen chan string
+}
 
 var kindsByName = map[string]*fault.Kind{"invalid": fault.Invalid, "not found": fault.NotFound,
 	"conflict": fault.Conflict, "unavailable": fault.Unavailable, "bad gateway": fault.BadGateway,
 	"not implemented": fault.NotImplemented, "forbidden": fault.Forbidden}
 
-func (h *gatewayHost) Call(_ context.Context, method string, body []byte) ([]byte, error) {
+func (h *gatewayHost) Audit(_ context.Context, e edgeplugin.AuditEntry) error {
 	select {
-	case h.seen <- method + " " + string(body):
+	case h.seen <- e.Source + " " + string(e.Details):
 	default:
 	}
-	switch method {
-	case "lookup", "started":
-		return body, nil
+	return nil
+}
+
+func (h *gatewayHost) Write(_ context.Context, service, asset string, _ map[string]any) error {
+	switch service {
+	case "lookup":
+		return nil
 	case "fault":
-		var name string
-		if err := json.Unmarshal(body, &name); err != nil {
-			return nil, err
+		if asset == "plain" {
+			return errors.New("a plain gateway failure")
 		}
-		if name == "plain" {
-			return nil, errors.New("a plain gateway failure")
-		}
-		return nil, fault.Wrap(kindsByName[name], errors.New("private cause"), "gateway fault %s", name)
+		return fault.Wrap(kindsByName[asset], errors.New("private cause"), "gateway fault %s", asset)
 	case "panic":
 		panic("the host broke")
 	}
-	return nil, fault.New(fault.NotFound, "no gateway method %q", method)
+	return fault.New(fault.NotFound, "no gateway service %q", service)
 }
 
 func (h *gatewayHost) waitFor(t *testing.T, want string) {
@@ -79,13 +83,23 @@ func (h *gatewayHost) waitFor(t *testing.T, want string) {
 	}
 }
 
+// write makes a control write of the test service named name.
+func write(t *testing.T, svc plugin.Service, name, destination string, values map[string]any) ([]edgeplugin.ControlResult, error) {
+	t.Helper()
+	d, ok := svc.(plugin.DispatcherService)
+	if !ok {
+		t.Fatalf("an instance of a dispatcher service is a %T, no DispatcherService", svc)
+	}
+	return d.Write(t.Context(), edgeplugin.ControlRequest{Name: name, Destination: destination, Values: values})
+}
+
 // waitRunning waits until svc's process has started: until a call is no
 // longer refused as made to a service that is not running.
 func waitRunning(t *testing.T, svc plugin.Service) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		_, err := svc.Call(t.Context(), "echo", nil)
+		_, err := write(t, svc, "ask", "lookup", nil)
 		if !errors.Is(err, fault.Unavailable) {
 			return
 		}
@@ -121,8 +135,8 @@ func TestServicePlugin(t *testing.T) {
 	if err := p.Restore(json.RawMessage(`{"count":5}`)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Call(t.Context(), "echo", nil); !errors.Is(err, fault.Unavailable) {
-		t.Errorf("Call before the start = %v, want fault.Unavailable", err)
+	if _, err := write(t, svc, "count", "", nil); !errors.Is(err, fault.Unavailable) {
+		t.Errorf("Write before the start = %v, want fault.Unavailable", err)
 	}
 	ctx, stop := context.WithCancel(t.Context())
 	defer stop()
@@ -130,21 +144,18 @@ func TestServicePlugin(t *testing.T) {
 	go func() { ran <- svc.Run(ctx) }()
 	// The process tells the gateway it started, from a goroutine of its
 	// own after Start, with the state restored.
-	host.waitFor(t, `started {"count":5,"service":"dispatch1"}`)
+	host.waitFor(t, `CTLWR {"count":5,"service":"dispatch1"}`)
 	// That call can reach the gateway before the answer to Start does,
 	// on a busy machine: the service is running once it answers.
 	waitRunning(t, svc)
 
 	t.Run("calls", func(t *testing.T) {
-		if got, err := svc.Call(t.Context(), "echo", []byte(`{"a":[1,"b"]}`)); err != nil || string(got) != `{"a":[1,"b"]}` {
-			t.Errorf("echo = %s, %v", got, err)
-		}
-		if got, err := svc.Call(t.Context(), "count", nil); err != nil || string(got) != "6" {
-			t.Errorf("count = %s, %v; want 6, the restored 5 plus one", got, err)
+		if got, err := write(t, svc, "count", "", nil); err != nil || len(got) != 1 || got[0].Asset != "6" {
+			t.Errorf("count = %+v, %v; want 6, the restored 5 plus one", got, err)
 		}
 		// The gateway called back from inside a call of the gateway.
-		if got, err := svc.Call(t.Context(), "ask", []byte(`{"method":"lookup","body":{"id":7}}`)); err != nil || string(got) != `{"body":{"id":7}}` {
-			t.Errorf("ask = %s, %v", got, err)
+		if got, err := write(t, svc, "ask", "lookup", nil); err != nil || len(got) != 1 || got[0].Error != "" {
+			t.Errorf("ask = %+v, %v", got, err)
 		}
 		if err := svc.Reconfigure(t.Context(), plugin.Config{"restart": "1"}); !errors.Is(err, plugin.ErrRestart) {
 			t.Errorf("Reconfigure asking a restart = %v", err)
@@ -173,23 +184,23 @@ func TestServicePlugin(t *testing.T) {
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
-				_, err := svc.Call(t.Context(), "fail", fmt.Appendf(nil, `{"code":%d}`, tc.code))
+				_, err := write(t, svc, "fail", "", map[string]any{"code": int(tc.code)})
 				f, isFault := fault.As(err)
 				switch {
 				case err == nil:
-					t.Fatal("Call = nil")
+					t.Fatal("Write = nil")
 				case tc.kind == nil && isFault:
-					t.Errorf("Call = fault %v %q, want a plain error", f.Kind, f.Message)
+					t.Errorf("Write = fault %v %q, want a plain error", f.Kind, f.Message)
 				case tc.kind == nil && !strings.Contains(err.Error(), "failure"):
-					t.Errorf("Call = %v, want the plugin's message", err)
+					t.Errorf("Write = %v, want the plugin's message", err)
 				case tc.kind != nil && (!isFault || f.Kind != tc.kind || f.Message != fmt.Sprintf("failure of code %d", tc.code)):
-					t.Errorf("Call = %#v, want a fault %v with the plugin's message", err, tc.kind)
+					t.Errorf("Write = %#v, want a fault %v with the plugin's message", err, tc.kind)
 				}
 			})
 		}
-		_, err := svc.Call(t.Context(), "nonesuch", nil)
-		if f, ok := fault.As(err); !ok || f.Kind != fault.Invalid || f.Message != `no method "nonesuch"` {
-			t.Errorf("an unsupported method = %v, want fault.Invalid with the plugin's message", err)
+		_, err := write(t, svc, "nonesuch", "", nil)
+		if f, ok := fault.As(err); !ok || f.Kind != fault.Invalid || f.Message != `no request "nonesuch"` {
+			t.Errorf("an unsupported request = %v, want fault.Invalid with the plugin's message", err)
 		}
 	})
 
@@ -211,30 +222,43 @@ func TestServicePlugin(t *testing.T) {
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
-				got, err := svc.Call(t.Context(), "ask", fmt.Appendf(nil, `{"method":"fault","body":%q}`, tc.name))
+				got, err := write(t, svc, "ask", "fault", map[string]any{"asset": tc.name})
 				if err != nil {
 					t.Fatal(err)
 				}
-				var seen struct {
-					Code    edgeplugin.Code
-					Message string
-				}
-				if err := json.Unmarshal(got, &seen); err != nil || seen.Code != tc.code || seen.Message != tc.message {
-					t.Errorf("the process saw %s, want %q of code %v", got, tc.message, tc.code)
+				if want := fmt.Sprintf("%d %s", tc.code, tc.message); len(got) != 1 || got[0].Error != want {
+					t.Errorf("the process saw %+v, want %q", got, want)
 				}
 			})
 		}
 		// A fault of the gateway returned by the service as it is comes
 		// back as the same fault.
-		_, err := svc.Call(t.Context(), "relay", []byte(`{"method":"fault","body":"conflict"}`))
+		_, err := write(t, svc, "relay", "fault", map[string]any{"asset": "conflict"})
 		if f, ok := fault.As(err); !ok || f.Kind != fault.Conflict || f.Message != "gateway fault conflict" {
 			t.Errorf("relayed conflict = %v", err)
 		}
 		// A panic of the gateway's host is an internal error, not the
 		// gateway's end.
-		got, err := svc.Call(t.Context(), "ask", []byte(`{"method":"panic"}`))
-		if err != nil || !strings.Contains(string(got), `"code":7`) || !strings.Contains(string(got), "the host broke") {
-			t.Errorf("ask of a panicking host = %s, %v", got, err)
+		got, err := write(t, svc, "ask", "panic", nil)
+		if err != nil || len(got) != 1 || !strings.HasPrefix(got[0].Error, "7 ") || !strings.Contains(got[0].Error, "the host broke") {
+			t.Errorf("ask of a panicking host = %+v, %v", got, err)
+		}
+	})
+
+	// A plugin that never answers a changed configuration fails the
+	// change after callWait instead of holding the configuration write.
+	t.Run("hung plugin", func(t *testing.T) {
+		defer func(w time.Duration) { callWait = w }(callWait)
+		callWait = 500 * time.Millisecond
+		done := make(chan error, 1)
+		go func() { done <- svc.Reconfigure(context.Background(), plugin.Config{"hang": "1"}) }()
+		select {
+		case err := <-done:
+			if !errors.Is(err, fault.Unavailable) {
+				t.Errorf("Reconfigure of a hung plugin = %v, want fault.Unavailable", err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("Reconfigure of a hung plugin did not return in 20 s")
 		}
 	})
 
@@ -250,8 +274,8 @@ func TestServicePlugin(t *testing.T) {
 	if st, err := p.State(); err != nil || string(st) != `{"count":6}` {
 		t.Errorf("state after the run = %s, %v", st, err)
 	}
-	if _, err := svc.Call(t.Context(), "echo", nil); !errors.Is(err, fault.Unavailable) {
-		t.Errorf("Call after the run = %v, want fault.Unavailable", err)
+	if _, err := write(t, svc, "count", "", nil); !errors.Is(err, fault.Unavailable) {
+		t.Errorf("Write after the run = %v, want fault.Unavailable", err)
 	}
 }
 
@@ -277,8 +301,8 @@ func TestServiceProcessKilled(t *testing.T) {
 	}
 	ran := make(chan error, 1)
 	go func() { ran <- svc.Run(t.Context()) }()
-	host.waitFor(t, `started {"count":0,"service":"d2"}`)
-	inner := svc.(*persistingService).extService
+	host.waitFor(t, `CTLWR {"count":0,"service":"d2"}`)
+	inner := svc.(persistingDispatcher).extService
 	inner.mu.Lock()
 	pid := inner.proc.Pid()
 	inner.mu.Unlock()
@@ -295,8 +319,8 @@ func TestServiceProcessKilled(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	if _, err := svc.Call(ctx, "echo", nil); !errors.Is(err, fault.Unavailable) || ctx.Err() != nil {
-		t.Errorf("Call after the kill = %v, want fault.Unavailable at once", err)
+	if _, err := svc.(plugin.DispatcherService).Write(ctx, edgeplugin.ControlRequest{Name: "count"}); !errors.Is(err, fault.Unavailable) || ctx.Err() != nil {
+		t.Errorf("Write after the kill = %v, want fault.Unavailable at once", err)
 	}
 }
 
@@ -320,57 +344,16 @@ func TestServiceStartRefused(t *testing.T) {
 	}
 }
 
-// TestCodeKindTable checks the one table both ways, without processes.
-func TestCodeKindTable(t *testing.T) {
-	toKind := []struct {
-		code edgeplugin.Code
-		kind *fault.Kind
-	}{
-		{edgeplugin.CodeInvalid, fault.Invalid},
-		{edgeplugin.CodeNotFound, fault.NotFound},
-		{edgeplugin.CodeConflict, fault.Conflict},
-		{edgeplugin.CodeUnsupported, fault.Invalid},
-		{edgeplugin.CodeUnavailable, fault.Unavailable},
-		{edgeplugin.CodeFailed, fault.BadGateway},
-		{edgeplugin.CodeBusy, fault.TooMany},
-		{edgeplugin.CodeInternal, nil},
+// TestServiceFault: a service's error of a code with a fault kind is
+// that fault; one without (CodeInternal) names the plugin.
+func TestServiceFault(t *testing.T) {
+	if f, ok := fault.As(serviceFault("p", edgeplugin.Errorf(edgeplugin.CodeBusy, "m"))); !ok || f.Kind != fault.TooMany || f.Message != "m" {
+		t.Errorf("a busy service = %v", f)
 	}
-	for _, tc := range toKind {
-		t.Run("code "+tc.code.String(), func(t *testing.T) {
-			err := serviceFault("p", edgeplugin.Errorf(tc.code, "m"))
-			f, ok := fault.As(err)
-			switch {
-			case tc.kind == nil && ok:
-				t.Errorf("= fault %v, want a plain error", f.Kind)
-			case tc.kind != nil && (!ok || f.Kind != tc.kind || f.Message != "m"):
-				t.Errorf("= %v, want fault %v %q", err, tc.kind, "m")
-			case tc.kind == fault.TooMany && f.RetryAfterSeconds < 1:
-				t.Errorf("a busy service's fault has no Retry-After: %+v", f)
-			}
-		})
+	if err := serviceFault("p", edgeplugin.Errorf(edgeplugin.CodeInternal, "m")); err.Error() != `service plugin "p": m` {
+		t.Errorf("an internal error = %v", err)
 	}
-	toCode := []struct {
-		name string
-		err  error
-		code edgeplugin.Code
-	}{
-		{"invalid", fault.New(fault.Invalid, "m"), edgeplugin.CodeInvalid},
-		{"not found", fault.New(fault.NotFound, "m"), edgeplugin.CodeNotFound},
-		{"conflict", fault.New(fault.Conflict, "m"), edgeplugin.CodeConflict},
-		{"unavailable", fault.New(fault.Unavailable, "m"), edgeplugin.CodeUnavailable},
-		{"too many", fault.New(fault.TooMany, "m"), edgeplugin.CodeBusy},
-		{"bad gateway", fault.New(fault.BadGateway, "m"), edgeplugin.CodeFailed},
-		{"not implemented", fault.New(fault.NotImplemented, "m"), edgeplugin.CodeUnsupported},
-		{"wrapped fault", fmt.Errorf("wrapped: %w", fault.New(fault.NotFound, "m")), edgeplugin.CodeNotFound},
-		{"kind without a code", fault.New(fault.Unauthorized, "m"), edgeplugin.CodeInternal},
-		{"plain error", errors.New("m"), edgeplugin.CodeInternal},
-	}
-	for _, tc := range toCode {
-		t.Run("kind "+tc.name, func(t *testing.T) {
-			err := hostError(tc.err)
-			if edgeplugin.CodeOf(err) != tc.code || err.Error() != "m" {
-				t.Errorf("= %v of code %v, want code %v", err, edgeplugin.CodeOf(err), tc.code)
-			}
-		})
+	if serviceFault("p", nil) != nil {
+		t.Error("serviceFault(nil) != nil")
 	}
 }

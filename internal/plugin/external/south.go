@@ -16,6 +16,8 @@ import (
 type south struct {
 	*launcher
 	env plugin.Env
+	// writes and operates are what the plugin offers of Write and Operate.
+	writes, operates bool
 
 	kept keptState
 
@@ -126,41 +128,9 @@ func (s *south) Reconfigure(cfg plugin.Config) error {
 	if p == nil {
 		return nil // the next start takes it
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), stopWait)
+	ctx, cancel := context.WithTimeout(context.Background(), callWait)
 	defer cancel()
 	return reconfigureError(p.Reconfigure(ctx, edgeplugin.Config(cfg)))
-}
-
-// write sets datapoints on the device through the plugin process.
-func (s *south) write(ctx context.Context, asset string, values map[string]any) error {
-	s.mu.Lock()
-	p := s.proc
-	s.mu.Unlock()
-	if p == nil {
-		return fmt.Errorf("the process of plugin %q is not running", s.name)
-	}
-	err := p.Write(ctx, asset, values)
-	if errors.Is(err, edgeplugin.ErrCannotWrite) {
-		return fmt.Errorf("%w: plugin %q cannot write to its device", plugin.ErrNotWritable, s.name)
-	}
-	return err
-}
-
-// writingSouth is a south instance of a plugin that writes to its device:
-// the control calls reach it (plugin.Writer).
-type writingSouth struct{ *south }
-
-// Write sets datapoints on the device through the plugin.
-func (w writingSouth) Write(ctx context.Context, asset string, values map[string]any) error {
-	return w.write(ctx, asset, values)
-}
-
-// writingPersistingSouth is a writingSouth that keeps state.
-type writingPersistingSouth struct{ *persistingSouth }
-
-// Write sets datapoints on the device through the plugin.
-func (w writingPersistingSouth) Write(ctx context.Context, asset string, values map[string]any) error {
-	return w.write(ctx, asset, values)
 }
 
 // persistingSouth is a south instance of a plugin that keeps state.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/edged/edged/internal/clock"
+	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/internal/plugin"
 )
 
@@ -35,7 +36,7 @@ func TestSouthPluginWrites(t *testing.T) {
 	if err := inst.(plugin.Opener).Open(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	w, ok := inst.(plugin.Writer)
+	w, ok := plugin.AsWriter(inst)
 	if !ok {
 		t.Fatalf("the instance of a writing plugin (%T) is no plugin.Writer", inst)
 	}
@@ -46,8 +47,8 @@ func TestSouthPluginWrites(t *testing.T) {
 		wantErr error
 	}{
 		{name: "an integer to the pump", asset: "pump", values: map[string]any{"speed": 5}},
-		{name: "another asset", asset: "valve", values: map[string]any{"speed": 5}, wantErr: plugin.ErrNotWritable},
-		{name: "a string value", asset: "pump", values: map[string]any{"speed": "fast"}, wantErr: plugin.ErrNotWritable},
+		{name: "a datapoint the pump lacks", asset: "pump", values: map[string]any{"speed": 5, "flow": 1}, wantErr: fault.Invalid},
+		{name: "a string value", asset: "pump", values: map[string]any{"speed": "fast"}, wantErr: fault.Invalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,7 +73,7 @@ func TestNonWritingSouthIsNoWriter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := inst.(plugin.Writer); ok {
+	if _, ok := plugin.AsWriter(inst); ok {
 		t.Errorf("the instance of a plugin that does not write (%T) is a plugin.Writer", inst)
 	}
 }

@@ -34,6 +34,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
@@ -66,8 +67,8 @@ const (
 
 // Audit sources the plugin writes (decisions §3).
 const (
-	AuditDown      = "NHDWN"
-	AuditAvailable = "NHAVL"
+	AuditDown      = auditcode.NorthDown
+	AuditAvailable = auditcode.NorthAvailable
 )
 
 // Definition describes the plugin.
@@ -248,7 +249,7 @@ func (h *HTTPNorth) unavailable(ctx context.Context, s settings, err error) {
 	}
 	h.down = true
 	h.log.Warn("north destination unreachable; retrying", "url", s.url, "error", err)
-	h.env.Record(ctx, AuditDown, "WARNING", map[string]any{"service": h.env.Service, "url": s.url, "error": err.Error()})
+	h.env.Record(ctx, AuditDown, auditcode.Warning, map[string]any{"service": h.env.Service, "url": s.url, "error": err.Error()})
 	h.env.ReportDestination(fmt.Errorf("%s: %w", s.url, err))
 }
 
@@ -260,7 +261,7 @@ func (h *HTTPNorth) available(ctx context.Context, s settings) {
 	}
 	h.down = false
 	h.log.Info("north destination available again", "url", s.url)
-	h.env.Record(ctx, AuditAvailable, "INFORMATION", map[string]any{"service": h.env.Service, "url": s.url})
+	h.env.Record(ctx, AuditAvailable, auditcode.Information, map[string]any{"service": h.env.Service, "url": s.url})
 	h.env.ReportDestination(nil)
 }
 

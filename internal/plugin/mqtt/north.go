@@ -9,6 +9,7 @@ import (
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/plugin/format"
@@ -182,7 +183,7 @@ func (n *North) Send(ctx context.Context, readings []plugin.Reading) (int, error
 				if n.down {
 					n.down = false
 					n.log.Info("mqtt broker available again", "broker", s.conn.broker)
-					n.env.Record(ctx, "NHAVL", "INFORMATION", map[string]any{"service": n.env.Service, "broker": s.conn.broker})
+					n.env.Record(ctx, auditcode.NorthAvailable, auditcode.Information, map[string]any{"service": n.env.Service, "broker": s.conn.broker})
 				}
 				continue
 			}
@@ -200,7 +201,7 @@ func (n *North) Send(ctx context.Context, readings []plugin.Reading) (int, error
 		if !n.down {
 			n.down = true
 			n.log.Warn("mqtt broker unreachable; retrying", "broker", s.conn.broker, "error", err)
-			n.env.Record(ctx, "NHDWN", "WARNING", map[string]any{"service": n.env.Service, "broker": s.conn.broker, "error": err.Error()})
+			n.env.Record(ctx, auditcode.NorthDown, auditcode.Warning, map[string]any{"service": n.env.Service, "broker": s.conn.broker, "error": err.Error()})
 		}
 		t := n.clk.NewTimer(min(time.Duration(1<<min(attempt, 5))*250*time.Millisecond, 5*time.Second))
 		attempt++

@@ -20,6 +20,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/plugin/format"
@@ -224,7 +225,7 @@ func (n *NATS) Send(ctx context.Context, readings []plugin.Reading) (int, error)
 				if n.down {
 					n.down = false
 					n.log.Info("NATS JetStream available again", "servers", s.servers)
-					n.env.Record(ctx, "NHAVL", "INFORMATION", map[string]any{"service": n.env.Service, "servers": s.servers})
+					n.env.Record(ctx, auditcode.NorthAvailable, auditcode.Information, map[string]any{"service": n.env.Service, "servers": s.servers})
 				}
 				continue
 			}
@@ -238,7 +239,7 @@ func (n *NATS) Send(ctx context.Context, readings []plugin.Reading) (int, error)
 		if !n.down {
 			n.down = true
 			n.log.Warn("NATS JetStream not acknowledging; retrying", "servers", s.servers, "error", err)
-			n.env.Record(ctx, "NHDWN", "WARNING", map[string]any{"service": n.env.Service, "servers": s.servers, "error": err.Error()})
+			n.env.Record(ctx, auditcode.NorthDown, auditcode.Warning, map[string]any{"service": n.env.Service, "servers": s.servers, "error": err.Error()})
 		}
 		t := n.clk.NewTimer(min(time.Duration(1<<min(attempt, 5))*100*time.Millisecond, 3*time.Second))
 		attempt++

@@ -24,13 +24,14 @@ import (
 // calls common to every kind are routed by. Its calls are safe for
 // concurrent use once Describe and Start (StartService) have returned.
 type Client struct {
-	conn    *grpc.ClientConn
-	plugin  pluginpb.PluginClient
-	south   pluginpb.SouthClient
-	north   pluginpb.NorthClient
-	filter  pluginpb.FilterClient
-	service pluginpb.ServiceClient
-	kind    string
+	conn         *grpc.ClientConn
+	plugin       pluginpb.PluginClient
+	south        pluginpb.SouthClient
+	north        pluginpb.NorthClient
+	filter       pluginpb.FilterClient
+	notification pluginpb.NotificationClient
+	dispatcher   pluginpb.DispatcherClient
+	kind         string
 	// broker serves a Service's Host; done ends when the process exited.
 	broker *hplugin.GRPCBroker
 	done   context.Context
@@ -42,7 +43,8 @@ type Client struct {
 func newClient(done context.Context, broker *hplugin.GRPCBroker, conn *grpc.ClientConn) *Client {
 	return &Client{conn: conn, plugin: pluginpb.NewPluginClient(conn), south: pluginpb.NewSouthClient(conn),
 		north: pluginpb.NewNorthClient(conn), filter: pluginpb.NewFilterClient(conn),
-		service: pluginpb.NewServiceClient(conn), broker: broker, done: done}
+		notification: pluginpb.NewNotificationClient(conn), dispatcher: pluginpb.NewDispatcherClient(conn),
+		broker: broker, done: done}
 }
 
 // callError turns an error of a call into one whose text is the plugin's
@@ -119,6 +121,12 @@ func (c *Client) StartService(ctx context.Context, s Start, host Host) error {
 	case host == nil:
 		return errors.New("edgeplugin: StartService without a Host")
 	}
+	var start func(context.Context, *pluginpb.ServiceStartRequest, ...grpc.CallOption) (*pluginpb.StartReply, error)
+	if c.kind == KindNotification {
+		start = c.notification.Start
+	} else {
+		start = c.dispatcher.Start
+	}
 	id := c.broker.NextId()
 	srv := &hostServing{}
 	go c.broker.AcceptAndServe(id, func(opts []grpc.ServerOption) *grpc.Server {
@@ -127,7 +135,7 @@ func (c *Client) StartService(ctx context.Context, s Start, host Host) error {
 		srv.set(s)
 		return s
 	})
-	_, err := c.service.Start(ctx, &pluginpb.ServiceStartRequest{Service: s.Service, Config: s.Config, State: s.State, Host: id})
+	_, err := start(ctx, &pluginpb.ServiceStartRequest{Service: s.Service, Config: s.Config, State: s.State, Host: id})
 	if err != nil {
 		srv.stop()
 		return c.exited(fromStatus(ctx, "plugin Start: ", err))
@@ -168,46 +176,13 @@ func (h *hostServing) stop() {
 	}
 }
 
-// hostServer serves the gateway's Host to a service process.
-type hostServer struct {
-	pluginpb.UnimplementedHostServer
-	impl Host
-}
+// Notification returns the calls of a notification service; it must
+// have been described as one.
+func (c *Client) Notification() NotificationClient { return NotificationClient{c} }
 
-func (h *hostServer) Call(ctx context.Context, req *pluginpb.CallRequest) (*pluginpb.CallReply, error) {
-	if err := checkJSON("request body", req.GetBody()); err != nil {
-		return nil, toStatus(err)
-	}
-	body, err := h.impl.Call(ctx, req.GetMethod(), req.GetBody())
-	if err != nil {
-		return nil, toStatus(err)
-	}
-	if err := checkJSON("answer of the gateway", body); err != nil {
-		return nil, status.Error(codes.Internal, err.Error())
-	}
-	return &pluginpb.CallReply{Body: body}, nil
-}
-
-// Call runs method of a notification or dispatcher service with a JSON
-// request body (nil for none) and returns its JSON answer. An error has
-// the code and the message the service's Call returned (CodeOf); a call
-// ctx ended, or one to a process that has exited, is CodeUnavailable.
-func (c *Client) Call(ctx context.Context, method string, body []byte) ([]byte, error) {
-	if !isService(c.kind) {
-		return nil, fmt.Errorf("edgeplugin: Call to a plugin of kind %q", c.kind)
-	}
-	// The service checks that body is JSON (CodeInvalid otherwise); a
-	// check here too would cost the gateway a second pass over every
-	// batch of readings it hands a notification service.
-	reply, err := c.service.Call(ctx, &pluginpb.CallRequest{Method: method, Body: body})
-	if err != nil {
-		return nil, c.exited(fromStatus(ctx, "", err))
-	}
-	if err := checkJSON("answer of the service", reply.GetBody()); err != nil {
-		return nil, &codeError{code: CodeInternal, err: err}
-	}
-	return reply.GetBody(), nil
-}
+// Dispatcher returns the calls of a dispatcher service; it must have been
+// described as one.
+func (c *Client) Dispatcher() DispatcherClient { return DispatcherClient{c} }
 
 // Reconfigure hands the plugin a changed configuration; ErrRestart means
 // it wants a new instance.
@@ -224,13 +199,16 @@ func (c *Client) Reconfigure(ctx context.Context, cfg Config) error {
 		reply, err = c.north.Reconfigure(ctx, req)
 	case KindFilter:
 		reply, err = c.filter.Reconfigure(ctx, req)
-	case KindNotification, KindDispatcher:
-		reply, err = c.service.Reconfigure(ctx, req)
+	case KindNotification:
+		reply, err = c.notification.Reconfigure(ctx, req)
+	case KindDispatcher:
+		reply, err = c.dispatcher.Reconfigure(ctx, req)
 	default:
 		return errors.New("edgeplugin: Reconfigure before Describe")
 	}
 	if err != nil {
-		return c.exited(callError("Reconfigure", err))
+		// a plugin that did not answer in time is unavailable
+		return c.exited(fromStatus(ctx, "plugin Reconfigure: ", err))
 	}
 	if reply.GetRestart() {
 		return ErrRestart
@@ -251,8 +229,10 @@ func (c *Client) State(ctx context.Context) (json.RawMessage, error) {
 		reply, err = c.north.State(ctx, &pluginpb.StateRequest{})
 	case KindFilter:
 		reply, err = c.filter.State(ctx, &pluginpb.StateRequest{})
-	case KindNotification, KindDispatcher:
-		reply, err = c.service.State(ctx, &pluginpb.StateRequest{})
+	case KindNotification:
+		reply, err = c.notification.State(ctx, &pluginpb.StateRequest{})
+	case KindDispatcher:
+		reply, err = c.dispatcher.State(ctx, &pluginpb.StateRequest{})
 	default:
 		return nil, errors.New("edgeplugin: State before Describe")
 	}
@@ -299,27 +279,22 @@ func (c *Client) Run(ctx context.Context, deliver func([]Reading)) error {
 // ErrCannotWrite is returned by Write for a plugin that cannot write.
 var ErrCannotWrite = errors.New("the plugin cannot write to its device")
 
-// Write sets datapoints of asset on a south plugin's device (Writer). A
-// plugin that cannot write fails with ErrCannotWrite; one that does not
-// know or cannot write a datapoint with an error wrapping ErrNotWritable.
+// ErrCannotOperate is returned by Operate for a plugin that cannot run
+// operations.
+var ErrCannotOperate = errors.New("the plugin cannot run operations on its device")
+
+// Write sets datapoints of asset ("": whichever asset has them) on a south
+// plugin's device (Writer), sending the values both with their JSON types
+// and as text. A plugin that cannot write fails with ErrCannotWrite; its
+// refusals wrap ErrNotWritable, and every error carries the plugin's Code:
+// CodeInvalid for its refusals, CodeFailed for its device's failure.
 func (c *Client) Write(ctx context.Context, asset string, values map[string]any) error {
-	raw, err := json.Marshal(values)
+	raw, text, err := controlWire(values)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrNotWritable, err)
 	}
-	text := make(map[string]string, len(values))
-	for k, v := range values {
-		if s, ok := v.(string); ok {
-			text[k] = s
-		} else {
-			b, _ := json.Marshal(v) // marshalled above
-			text[k] = string(b)
-		}
-	}
 	_, err = c.south.Write(ctx, &pluginpb.WriteRequest{Asset: asset, ValuesJson: raw, Values: text})
 	switch status.Code(err) {
-	case codes.OK:
-		return nil
 	case codes.Unimplemented:
 		return ErrCannotWrite
 	case codes.InvalidArgument:
@@ -328,18 +303,44 @@ func (c *Client) Write(ctx context.Context, asset string, values map[string]any)
 	return c.exited(callError("Write", err))
 }
 
-// Writes tells whether a south plugin can write to its device (implements
-// Writer): it asks with a write of nothing, which such a plugin answers
-// without calling Write.
-func (c *Client) Writes(ctx context.Context) (bool, error) {
-	_, err := c.south.Write(ctx, &pluginpb.WriteRequest{})
-	switch status.Code(err) {
-	case codes.OK:
-		return true, nil
-	case codes.Unimplemented:
-		return false, nil
+// Operate runs operation with params on a south plugin's device (Operator);
+// errors as for Write, ErrCannotOperate for a plugin that cannot.
+func (c *Client) Operate(ctx context.Context, operation string, params map[string]any) error {
+	raw, text, err := controlWire(params)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrBadParameters, err)
 	}
-	return false, c.exited(callError("Write", err))
+	_, err = c.south.Operate(ctx, &pluginpb.OperateRequest{Operation: operation, Parameters: text, ParametersJson: raw})
+	if status.Code(err) == codes.Unimplemented {
+		return ErrCannotOperate
+	}
+	return c.exited(callError("Operate", err))
+}
+
+// controlWire is values as the contract carries them: a JSON object with
+// their JSON types, and each as text (a string as it is, anything else as
+// JSON: 21.5, true) for plugins that read only the text.
+func controlWire(values map[string]any) ([]byte, map[string]string, error) {
+	if values == nil {
+		values = map[string]any{} // an object, not null
+	}
+	raw, err := json.Marshal(values)
+	if err != nil {
+		return nil, nil, err
+	}
+	text := make(map[string]string, len(values))
+	for k, v := range values {
+		if s, ok := v.(string); ok {
+			text[k] = s
+			continue
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		text[k] = string(b)
+	}
+	return raw, text, nil
 }
 
 // Send hands a north plugin a block of readings and returns how many it
@@ -372,13 +373,27 @@ func (c *Client) Ingest(ctx context.Context, rs []Reading) ([]Reading, error) {
 	return out, nil
 }
 
+// gatewayVersions are the protocol versions the gateway speaks: every
+// one from 1, whose south, north and filter calls are still those of
+// ProtocolVersion.
+func gatewayVersions() map[int]hplugin.PluginSet {
+	out := map[int]hplugin.PluginSet{}
+	for v := 1; v <= ProtocolVersion; v++ {
+		out[v] = hplugin.PluginSet{PluginName: &grpcPlugin{}}
+	}
+	return out
+}
+
 // Process is a plugin executable the gateway started.
 type Process struct {
 	*Client
 	Info Info
-	hc   *hplugin.Client
-	rpc  hplugin.ClientProtocol
-	tail *stderrTail
+	// Version is the protocol version the process and the gateway agreed
+	// on in the handshake.
+	Version int
+	hc      *hplugin.Client
+	rpc     hplugin.ClientProtocol
+	tail    *stderrTail
 }
 
 // Launch starts the plugin executable path with this process's
@@ -405,7 +420,7 @@ func LaunchWith(ctx context.Context, path string, o LaunchOptions) (*Process, er
 	cmd.Env = append([]string{}, o.Env...)
 	hc := hplugin.NewClient(&hplugin.ClientConfig{
 		HandshakeConfig:  Handshake,
-		Plugins:          hplugin.PluginSet{pluginName: &grpcPlugin{}},
+		VersionedPlugins: gatewayVersions(),
 		Cmd:              cmd,
 		SkipHostEnv:      true,
 		AllowedProtocols: []hplugin.Protocol{hplugin.ProtocolGRPC},
@@ -428,13 +443,18 @@ func LaunchWith(ctx context.Context, path string, o LaunchOptions) (*Process, er
 		return fail("start plugin %s: %w", handshakeError(err))
 	}
 	p.rpc = rpc
-	raw, err := rpc.Dispense(pluginName)
+	raw, err := rpc.Dispense(PluginName)
 	if err != nil {
 		return fail("plugin %s: %w", err)
 	}
 	p.Client = raw.(*Client)
 	if p.Info, err = p.Describe(ctx); err != nil {
 		return fail("plugin %s: %w", err)
+	}
+	p.Version = hc.NegotiatedVersion()
+	if isService(p.Info.Kind) && p.Version < ServiceProtocolVersion {
+		return fail("plugin %s: %w", fmt.Errorf("a %s service speaks protocol version %d; it needs %d or later: rebuild it with a newer SDK",
+			p.Info.Kind, p.Version, ServiceProtocolVersion))
 	}
 	return p, nil
 }

@@ -2,7 +2,6 @@ package edgeplugin
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -10,8 +9,9 @@ import (
 	"google.golang.org/grpc/status"
 )
 
-// Code tells what kind of failure an error of a Call is, in either
-// direction (Service.Call, Host.Call). The gateway answers its clients by
+// Code tells what kind of failure an error of a service's call is, in
+// either direction (the gateway's calls of a Notification or Dispatcher,
+// the service's calls of its Host). The gateway answers its clients by
 // it: CodeInvalid and CodeUnsupported as a bad request, CodeNotFound as not
 // found, CodeConflict as a conflict, CodeUnavailable as unavailable,
 // CodeBusy as too many requests, CodeFailed as a failure of the device or
@@ -71,7 +71,7 @@ func (e *codeError) Error() string { return e.err.Error() }
 func (e *codeError) Unwrap() error { return e.err }
 
 // Errorf returns an error of code whose message is formatted as by
-// fmt.Errorf (%w wraps). Returned by Service.Call or Host.Call, it reaches
+// fmt.Errorf (%w wraps). Returned by a service's call or a Host's, it reaches
 // the other end with the same code and message.
 func Errorf(code Code, format string, args ...any) error {
 	if _, ok := codeNames[code]; !ok {
@@ -134,13 +134,4 @@ func fromStatus(ctx context.Context, prefix string, err error) error {
 		code = CodeConflict // an implementation in another language may say so
 	}
 	return &codeError{code: code, err: errors.New(prefix + st.Message())}
-}
-
-// checkJSON tells whether body is what a Call carries: a JSON document or
-// nothing.
-func checkJSON(what string, body []byte) error {
-	if len(body) > 0 && !json.Valid(body) {
-		return Errorf(CodeInvalid, "the %s is not a JSON document", what)
-	}
-	return nil
 }

@@ -82,6 +82,45 @@ func (rawPlugin) GRPCClient(context.Context, *hplugin.GRPCBroker, *grpc.ClientCo
 	return nil, nil
 }
 
+// describeOnly serves Describe only, as info.
+type describeOnly struct {
+	hplugin.NetRPCUnsupportedPlugin
+	info Info
+}
+
+func (d describeOnly) GRPCServer(_ *hplugin.GRPCBroker, s *grpc.Server) error {
+	pluginpb.RegisterPluginServer(s, &describeServer{info: d.info})
+	return nil
+}
+
+func (describeOnly) GRPCClient(context.Context, *hplugin.GRPCBroker, *grpc.ClientConn) (any, error) {
+	return nil, nil
+}
+
+// TestProtocolVersions: the gateway and an SDK plugin agree on
+// ProtocolVersion; a south plugin of version 1 still runs; a service of
+// version 1 is refused, saying why.
+func TestProtocolVersions(t *testing.T) {
+	p, err := launchRole(t, "big-sdk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Version != ProtocolVersion {
+		t.Errorf("an SDK plugin speaks version %d, want %d", p.Version, ProtocolVersion)
+	}
+	p, err = launchRole(t, "v1-south")
+	if err != nil {
+		t.Fatalf("a south plugin of version 1: %v", err)
+	}
+	if p.Version != 1 || p.Info.Name != "old" {
+		t.Errorf("a south plugin of version 1 = version %d, %+v", p.Version, p.Info)
+	}
+	_, err = launchRole(t, "v1-service")
+	if err == nil || !strings.Contains(err.Error(), "a notification service speaks protocol version 1; it needs 2 or later") {
+		t.Errorf("a service of version 1 = %v", err)
+	}
+}
+
 // crashingStart panics in Start, in a goroutine of its own, which ends
 // the process.
 type crashingStart struct{ bigSouth }
@@ -103,7 +142,18 @@ func serveRole(role string) {
 		Serve(Plugin{Info: Info{Name: "big", Version: "1", Kind: KindSouth}, South: bigSouth{}})
 	case "big-raw":
 		hplugin.Serve(&hplugin.ServeConfig{HandshakeConfig: Handshake,
-			Plugins: hplugin.PluginSet{pluginName: rawPlugin{}}, GRPCServer: hplugin.DefaultGRPCServer})
+			Plugins: hplugin.PluginSet{PluginName: rawPlugin{}}, GRPCServer: hplugin.DefaultGRPCServer})
+	case "v1-south", "v1-service":
+		// A plugin built before protocol version 2: it offers version 1
+		// only.
+		kind := KindSouth
+		if role == "v1-service" {
+			kind = KindNotification
+		}
+		v1 := Handshake
+		v1.ProtocolVersion = 1
+		hplugin.Serve(&hplugin.ServeConfig{HandshakeConfig: v1,
+			Plugins: hplugin.PluginSet{PluginName: describeOnly{info: Info{Name: "old", Version: "1", Kind: kind}}}, GRPCServer: hplugin.DefaultGRPCServer})
 	case "no-handshake":
 		// What a Python plugin whose interpreter lacks a module does.
 		fmt.Fprintln(os.Stderr, "Traceback (most recent call last):")

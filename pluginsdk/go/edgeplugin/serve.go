@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"sync"
-	"testing"
 
 	hplugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
@@ -18,41 +17,92 @@ import (
 	"github.com/edged/edged/pluginsdk/go/pluginpb"
 )
 
+// ProtocolVersion is the application protocol version of the contract
+// this SDK speaks (proto/edged/plugin/v1/plugin.proto says what each
+// version holds). The gateway offers every version it speaks and the
+// plugin picks the highest it speaks too (go-plugin's VersionedPlugins).
+// Compatibility rule: a change that keeps every call and message of a
+// version working (a new field, a new call a plugin may leave
+// unimplemented) keeps the version; any other change is a new version,
+// and the gateway keeps speaking the old one for as long as plugins of it
+// may be installed.
+const ProtocolVersion = 2
+
+// ServiceProtocolVersion is the first version with the typed service
+// contracts (Notification, Dispatcher, Host): a notification or
+// dispatcher service must speak it. South, north and filter plugins speak
+// the same in every version from 1 on.
+const ServiceProtocolVersion = 2
+
 // Handshake is the go-plugin handshake between the gateway and its
 // plugins: a plugin started by anything else (by hand, say) says so and
-// exits instead of waiting for a connection.
+// exits instead of waiting for a connection. The versions come from
+// VersionedPlugins; ProtocolVersion here is only the newest.
 var Handshake = hplugin.HandshakeConfig{
-	ProtocolVersion:  1,
+	ProtocolVersion:  ProtocolVersion,
 	MagicCookieKey:   "EDGED_PLUGIN_MAGIC_COOKIE",
 	MagicCookieValue: "4c0e1d6c9a3b4f5e8d7a2b1c0f9e8d7c",
 }
 
-// pluginName is the one go-plugin plugin a plugin process serves.
-const pluginName = "edged"
+// PluginName is the one go-plugin plugin a plugin process serves.
+const PluginName = "edged"
+
+// versions are the protocol versions a plugin of kind speaks, each with
+// its go-plugin plugin set: every version from 1 for south, north and
+// filter plugins (their calls have not changed), from
+// ServiceProtocolVersion for the services.
+func versions(kind string, impl *Plugin) map[int]hplugin.PluginSet {
+	set := hplugin.PluginSet{PluginName: &grpcPlugin{impl: impl}}
+	first := 1
+	if isService(kind) {
+		first = ServiceProtocolVersion
+	}
+	out := map[int]hplugin.PluginSet{}
+	for v := first; v <= ProtocolVersion; v++ {
+		out[v] = set
+	}
+	return out
+}
+
+// GRPCPlugin returns the go-plugin plugin that serves p (the plugin's
+// end, under PluginName) or, for a zero Plugin, the gateway's end, whose
+// Dispense gives a *Client. Package plugintest connects the two in one
+// process.
+func GRPCPlugin(p Plugin) (hplugin.Plugin, error) {
+	if p.Info.Kind == "" {
+		return &grpcPlugin{}, nil
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	return &grpcPlugin{impl: &p}, nil
+}
 
 // Plugin is what a plugin executable serves: its Info and the
-// implementation of its kind: South, North or Filter, or for a
-// notification or dispatcher service NewService; exactly one of them.
+// implementation of its kind: South, North or Filter, NewNotification or
+// NewDispatcher; exactly one of them.
 type Plugin struct {
 	Info   Info
 	South  South
 	North  North
 	Filter Filter
-	// NewService returns the Service the process serves (KindNotification,
-	// KindDispatcher); it is called once per connection of the gateway.
-	NewService func() Service
+	// NewNotification and NewDispatcher return the service the process
+	// serves (KindNotification, KindDispatcher); called once per
+	// connection of the gateway.
+	NewNotification func() Notification
+	NewDispatcher   func() Dispatcher
 }
 
 // check tells whether p is servable.
 func (p *Plugin) check() error {
 	impls := 0
-	for _, set := range []bool{p.South != nil, p.North != nil, p.Filter != nil, p.NewService != nil} {
+	for _, set := range []bool{p.South != nil, p.North != nil, p.Filter != nil, p.NewNotification != nil, p.NewDispatcher != nil} {
 		if set {
 			impls++
 		}
 	}
 	want := map[string]bool{KindSouth: p.South != nil, KindNorth: p.North != nil, KindFilter: p.Filter != nil,
-		KindNotification: p.NewService != nil, KindDispatcher: p.NewService != nil}
+		KindNotification: p.NewNotification != nil, KindDispatcher: p.NewDispatcher != nil}
 	switch {
 	case p.Info.Name == "" || p.Info.Version == "":
 		return errors.New("the plugin's Info lacks a name or version")
@@ -70,9 +120,9 @@ func Serve(p Plugin) {
 		panic("edgeplugin: " + err.Error())
 	}
 	hplugin.Serve(&hplugin.ServeConfig{
-		HandshakeConfig: Handshake,
-		Plugins:         hplugin.PluginSet{pluginName: &grpcPlugin{impl: &p}},
-		GRPCServer:      hplugin.DefaultGRPCServer,
+		HandshakeConfig:  Handshake,
+		VersionedPlugins: versions(p.Info.Kind, &p),
+		GRPCServer:       hplugin.DefaultGRPCServer,
 	})
 }
 
@@ -85,13 +135,26 @@ type grpcPlugin struct {
 
 func (g *grpcPlugin) GRPCServer(broker *hplugin.GRPCBroker, s *grpc.Server) error {
 	p := g.impl
-	pluginpb.RegisterPluginServer(s, &describeServer{info: p.Info})
-	if p.NewService != nil {
-		impl := p.NewService()
+	info := p.Info
+	if p.South != nil {
+		_, info.Writes = p.South.(Writer)
+		_, info.Operates = p.South.(Operator)
+	}
+	pluginpb.RegisterPluginServer(s, &describeServer{info: info})
+	switch {
+	case p.NewNotification != nil:
+		impl := p.NewNotification()
 		if impl == nil {
-			return errors.New("edgeplugin: NewService returned no Service")
+			return errors.New("edgeplugin: NewNotification returned no Notification")
 		}
-		pluginpb.RegisterServiceServer(s, &serviceServer{broker: broker, impl: impl})
+		pluginpb.RegisterNotificationServer(s, &notificationServer{serviceServer: serviceServer{broker: broker, life: impl}, impl: impl})
+		return nil
+	case p.NewDispatcher != nil:
+		impl := p.NewDispatcher()
+		if impl == nil {
+			return errors.New("edgeplugin: NewDispatcher returned no Dispatcher")
+		}
+		pluginpb.RegisterDispatcherServer(s, &dispatcherServer{serviceServer: serviceServer{broker: broker, life: impl}, impl: impl})
 		return nil
 	}
 	c := &common{}
@@ -261,29 +324,63 @@ func (s *southServer) Write(ctx context.Context, req *pluginpb.WriteRequest) (*p
 	if !ok {
 		return nil, status.Error(codes.Unimplemented, "the plugin cannot write to its device")
 	}
-	if len(req.GetValues()) == 0 && len(req.GetValuesJson()) == 0 {
-		return &pluginpb.WriteReply{}, nil // the gateway asks whether the plugin writes (Client.Writes)
-	}
-	values := map[string]any{}
-	if raw := req.GetValuesJson(); len(raw) > 0 {
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(raw, &obj) != nil || obj == nil {
-			return nil, status.Error(codes.InvalidArgument, "the values are not a JSON object")
-		}
-		values = DecodeValues(raw)
-	} else {
-		for k, v := range req.GetValues() {
-			values[k] = v
-		}
+	values, err := controlValues(req.GetValuesJson(), req.GetValues())
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, "the values are not a JSON object")
 	}
 	if err := w.Write(ctx, req.GetAsset(), values); err != nil {
-		code := codes.FailedPrecondition
-		if errors.Is(err, ErrNotWritable) {
-			code = codes.InvalidArgument
-		}
-		return nil, status.Error(code, err.Error())
+		return nil, controlStatus(err)
 	}
 	return &pluginpb.WriteReply{}, nil
+}
+
+func (s *southServer) Operate(ctx context.Context, req *pluginpb.OperateRequest) (*pluginpb.OperateReply, error) {
+	o, ok := s.impl.(Operator)
+	if !ok {
+		return nil, status.Error(codes.Unimplemented, "the plugin cannot run operations on its device")
+	}
+	params, err := controlValues(req.GetParametersJson(), req.GetParameters())
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, "the parameters are not a JSON object")
+	}
+	if err := o.Operate(ctx, req.GetOperation(), params); err != nil {
+		return nil, controlStatus(err)
+	}
+	return &pluginpb.OperateReply{}, nil
+}
+
+// controlValues are the values of a write or the parameters of an
+// operation with their JSON types: from raw, the JSON object a gateway
+// sends, when set; otherwise each of text as a string (a gateway that
+// sends only the text form).
+func controlValues(raw []byte, text map[string]string) (map[string]any, error) {
+	if len(raw) > 0 {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) != nil || obj == nil {
+			return nil, errors.New("not a JSON object")
+		}
+		return DecodeValues(raw), nil
+	}
+	values := make(map[string]any, len(text))
+	for k, v := range text {
+		values[k] = v
+	}
+	return values, nil
+}
+
+// controlStatus is the status of a Writer's or Operator's error: its
+// refusals (ErrNotWritable, ErrNoOperation, ErrBadParameters) are
+// INVALID_ARGUMENT, an error made with Errorf keeps its code, and any other
+// error is the device's failure (CodeFailed).
+func controlStatus(err error) error {
+	var ce *codeError
+	switch {
+	case errors.Is(err, ErrNotWritable), errors.Is(err, ErrNoOperation), errors.Is(err, ErrBadParameters):
+		return status.Error(codes.InvalidArgument, err.Error())
+	case errors.As(err, &ce):
+		return toStatus(err)
+	}
+	return status.Error(codes.Aborted, err.Error())
 }
 
 type northServer struct {
@@ -352,108 +449,4 @@ func (s *filterServer) Ingest(ctx context.Context, req *pluginpb.IngestRequest) 
 		return nil, status.Error(codes.Aborted, err.Error())
 	}
 	return &pluginpb.IngestReply{Readings: toPB(back)}, nil
-}
-
-// serviceServer serves a Service. The connection to the gateway's Host
-// lives from Start to the end of the process (or the next Start).
-type serviceServer struct {
-	pluginpb.UnimplementedServiceServer
-	broker *hplugin.GRPCBroker
-	impl   Service
-
-	mu   sync.Mutex
-	conn *grpc.ClientConn
-}
-
-func (s *serviceServer) Start(ctx context.Context, req *pluginpb.ServiceStartRequest) (*pluginpb.StartReply, error) {
-	conn, err := s.broker.Dial(req.GetHost())
-	if err != nil {
-		return nil, status.Errorf(codes.Unavailable, "connect to the gateway's host service: %v", err)
-	}
-	s.mu.Lock()
-	old := s.conn
-	s.conn = conn
-	s.mu.Unlock()
-	if old != nil {
-		_ = old.Close()
-	}
-	st := Start{Service: req.GetService(), Config: Config(req.GetConfig())}
-	if len(req.GetState()) > 0 {
-		st.State = req.GetState()
-	}
-	if err := s.impl.Start(ctx, st, &hostClient{client: pluginpb.NewHostClient(conn)}); err != nil {
-		return nil, toStatus(err)
-	}
-	return &pluginpb.StartReply{}, nil
-}
-
-func (s *serviceServer) Call(ctx context.Context, req *pluginpb.CallRequest) (*pluginpb.CallReply, error) {
-	if err := checkJSON("request body", req.GetBody()); err != nil {
-		return nil, toStatus(err)
-	}
-	body, err := s.impl.Call(ctx, req.GetMethod(), req.GetBody())
-	if err != nil {
-		return nil, toStatus(err)
-	}
-	if err := checkJSON("answer of the service", body); err != nil {
-		return nil, status.Error(codes.Internal, err.Error())
-	}
-	return &pluginpb.CallReply{Body: body}, nil
-}
-
-func (s *serviceServer) Reconfigure(ctx context.Context, req *pluginpb.ReconfigureRequest) (*pluginpb.ReconfigureReply, error) {
-	switch err := s.impl.Reconfigure(ctx, Config(req.GetConfig())); {
-	case errors.Is(err, ErrRestart):
-		return &pluginpb.ReconfigureReply{Restart: true}, nil
-	case err != nil:
-		if CodeOf(err) == CodeInternal {
-			// a configuration refused without a code is the caller's
-			// mistake, as for the other kinds
-			err = &codeError{code: CodeInvalid, err: err}
-		}
-		return nil, toStatus(err)
-	}
-	return &pluginpb.ReconfigureReply{}, nil
-}
-
-func (s *serviceServer) State(ctx context.Context, _ *pluginpb.StateRequest) (*pluginpb.StateReply, error) {
-	st, err := s.impl.State(ctx)
-	if err != nil {
-		return nil, toStatus(err)
-	}
-	return &pluginpb.StateReply{State: st}, nil
-}
-
-// hostClient is the gateway's Host as the process calls it.
-type hostClient struct{ client pluginpb.HostClient }
-
-func (h *hostClient) Call(ctx context.Context, method string, body []byte) ([]byte, error) {
-	// The gateway checks that body is JSON (CodeInvalid otherwise), as a
-	// service checks the gateway's calls.
-	reply, err := h.client.Call(ctx, &pluginpb.CallRequest{Method: method, Body: body})
-	if err != nil {
-		return nil, fromStatus(ctx, "", err)
-	}
-	if err := checkJSON("answer of the gateway", reply.GetBody()); err != nil {
-		return nil, &codeError{code: CodeInternal, err: err}
-	}
-	return reply.GetBody(), nil
-}
-
-// TestConnect serves p inside this process over a real gRPC connection and
-// returns the gateway's end of it, described. It is for tests (package
-// plugintest); the connection closes when t ends.
-func TestConnect(t testing.TB, p Plugin) (*Client, Info, error) {
-	if err := p.check(); err != nil {
-		return nil, Info{}, err
-	}
-	client, _ := hplugin.TestPluginGRPCConn(t, false, hplugin.PluginSet{pluginName: &grpcPlugin{impl: &p}})
-	t.Cleanup(func() { _ = client.Close() })
-	raw, err := client.Dispense(pluginName)
-	if err != nil {
-		return nil, Info{}, err
-	}
-	c := raw.(*Client)
-	info, err := c.Describe(t.Context())
-	return c, info, err
 }

@@ -21,7 +21,7 @@ func (n *north) Send(_ context.Context, rs []Reading) (int, error) {
 }
 
 func TestNorthAcceptedCount(t *testing.T) {
-	c, info, err := TestConnect(t, Plugin{Info: Info{Name: "n", Version: "1", Kind: KindNorth}, North: &north{capacity: 2}})
+	c, info, err := testConnect(t, Plugin{Info: Info{Name: "n", Version: "1", Kind: KindNorth}, North: &north{capacity: 2}})
 	if err != nil || info.Kind != KindNorth {
 		t.Fatalf("connect: %+v, %v", info, err)
 	}

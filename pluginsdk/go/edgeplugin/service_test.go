@@ -6,12 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"reflect"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	hplugin "github.com/hashicorp/go-plugin"
 )
 
 // TestMain serves echoService when the test binary is started as a plugin
@@ -30,25 +36,42 @@ func TestMain(m *testing.M) {
 }
 
 func servicePlugin(kind string) Plugin {
-	return Plugin{Info: Info{Name: "echo", Version: "1", Kind: kind, Persists: true},
-		NewService: func() Service { return &echoService{} }}
+	p := Plugin{Info: Info{Name: "echo", Version: "1", Kind: kind, Persists: true}}
+	if kind == KindNotification {
+		p.NewNotification = func() Notification { return &echoNotification{} }
+	} else {
+		p.NewDispatcher = func() Dispatcher { return &echoDispatcher{} }
+	}
+	return p
 }
 
-// echoService is a service whose methods exercise the contract:
-//
-//	echo    answers the request body
-//	fail    answers an error of the code {"code":n} names, or a plain one for 0
-//	relay   calls the host's method {"method":m,"body":b} and answers
-//	        {"body":…} or {"code":n,"message":…}
-//	exit    ends the process (without answering)
-type echoService struct {
+// testConnect serves p in this process over a real gRPC connection, as
+// package plugintest does (which this package's tests cannot import).
+func testConnect(t testing.TB, p Plugin) (*Client, Info, error) {
+	gp, err := GRPCPlugin(p)
+	if err != nil {
+		return nil, Info{}, err
+	}
+	client, _ := hplugin.TestPluginGRPCConn(t, false, hplugin.PluginSet{PluginName: gp})
+	t.Cleanup(func() { _ = client.Close() })
+	raw, err := client.Dispense(PluginName)
+	if err != nil {
+		return nil, Info{}, err
+	}
+	c := raw.(*Client)
+	info, err := c.Describe(t.Context())
+	return c, info, err
+}
+
+// life is the part of the echo services every kind shares.
+type life struct {
 	mu      sync.Mutex
 	host    Host
 	started Start
 	config  Config
 }
 
-func (s *echoService) Start(ctx context.Context, st Start, host Host) error {
+func (s *life) Start(ctx context.Context, st Start, host Host) error {
 	if st.Config["refuse"] != "" {
 		return Errorf(CodeInvalid, "refused: %s", st.Config["refuse"])
 	}
@@ -59,52 +82,13 @@ func (s *echoService) Start(ctx context.Context, st Start, host Host) error {
 	// once Start's ctx ended, which gRPC does when the call has returned.
 	go func() {
 		<-ctx.Done()
-		body, _ := json.Marshal(map[string]string{"service": st.Service})
-		_, _ = host.Call(context.Background(), "started", body)
+		details, _ := json.Marshal(map[string]string{"service": st.Service})
+		_ = host.Audit(context.Background(), AuditEntry{Source: "START", Severity: "INFORMATION", Details: details})
 	}()
 	return nil
 }
 
-func (s *echoService) Call(ctx context.Context, method string, body []byte) ([]byte, error) {
-	switch method {
-	case "echo":
-		return body, nil
-	case "fail":
-		var req struct{ Code Code }
-		if err := json.Unmarshal(body, &req); err != nil {
-			return nil, Errorf(CodeInvalid, "fail: %v", err)
-		}
-		if req.Code == 0 {
-			return nil, errors.New("a plain failure")
-		}
-		return nil, fmt.Errorf("wrapped: %w", Errorf(req.Code, "failure of code %d", req.Code))
-	case "relay":
-		var req struct {
-			Method string
-			Body   json.RawMessage
-		}
-		if err := json.Unmarshal(body, &req); err != nil {
-			return nil, Errorf(CodeInvalid, "relay: %v", err)
-		}
-		s.mu.Lock()
-		host := s.host
-		s.mu.Unlock()
-		got, err := host.Call(ctx, req.Method, req.Body)
-		if err != nil {
-			return json.Marshal(map[string]any{"code": CodeOf(err), "message": err.Error()})
-		}
-		return json.Marshal(map[string]json.RawMessage{"body": got})
-	case "config":
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		return json.Marshal(s.config)
-	case "exit":
-		os.Exit(3)
-	}
-	return nil, Errorf(CodeUnsupported, "no method %q", method)
-}
-
-func (s *echoService) Reconfigure(_ context.Context, cfg Config) error {
+func (s *life) Reconfigure(_ context.Context, cfg Config) error {
 	switch {
 	case cfg["restart"] != "":
 		return ErrRestart
@@ -117,42 +101,155 @@ func (s *echoService) Reconfigure(_ context.Context, cfg Config) error {
 	return nil
 }
 
-func (s *echoService) State(context.Context) (json.RawMessage, error) {
+func (s *life) State(context.Context) (json.RawMessage, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return json.Marshal(map[string]any{"service": s.started.Service, "restored": s.started.State})
+	return json.Marshal(map[string]any{"service": s.started.Service, "restored": s.started.State, "config": s.config})
 }
 
-// recordingHost is a gateway's Host: it records every call and answers
-// "lookup" with the body, "missing" with CodeNotFound, "code" with the
-// error of the code in the body.
-type recordingHost struct {
-	mu    sync.Mutex
-	calls []string
-	seen  chan string
+func (s *life) gateway() Host {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.host
 }
 
-func newRecordingHost() *recordingHost { return &recordingHost{seen: make(chan string, 16)} }
+// echoDispatcher's Write does what the request's name says:
+//
+//	echo    answers one result per value, "name=value" in Asset
+//	fail    fails with the code of value "code" (0: a plain error)
+//	relay   writes its values through the host to service "code" and
+//	        answers the host's error in a result: "code message"
+//	exit    ends the process (without answering)
+//
+// Operate answers the operation and its parameters as Write's echo.
+type echoDispatcher struct{ life }
 
-func (h *recordingHost) Call(_ context.Context, method string, body []byte) ([]byte, error) {
-	h.mu.Lock()
-	h.calls = append(h.calls, method)
-	h.mu.Unlock()
-	h.seen <- method + " " + string(body)
-	switch method {
-	case "lookup", "started":
-		return body, nil
-	case "code":
-		n, _ := strconv.Atoi(string(body))
+func (d *echoDispatcher) Write(ctx context.Context, req ControlRequest) ([]ControlResult, error) {
+	switch req.Name {
+	case "fail":
+		n, _ := strconv.Atoi(fmt.Sprint(req.Values["code"]))
 		if n == 0 {
-			return nil, errors.New("a plain host failure")
+			return nil, errors.New("a plain failure")
 		}
-		return nil, Errorf(Code(n), "host failure of code %d", n)
+		return nil, fmt.Errorf("wrapped: %w", Errorf(Code(n), "failure of code %d", n))
+	case "relay":
+		err := d.gateway().Write(ctx, "code", "", req.Values)
+		return []ControlResult{{Service: "relay", Error: fmt.Sprintf("%d %v", CodeOf(err), err)}}, nil
+	case "exit":
+		os.Exit(3)
 	}
-	return nil, Errorf(CodeNotFound, "the gateway has no method %q", method)
+	return echoValues(req.Name, req.Values), nil
 }
 
-// waitFor returns the next call the host saw, failing after a while.
+func (d *echoDispatcher) Operate(_ context.Context, req ControlRequest) ([]ControlResult, error) {
+	return echoValues(req.Operation, req.Parameters), nil
+}
+
+// echoValues answers one result per value, sorted by name.
+func echoValues(service string, values map[string]any) []ControlResult {
+	out := []ControlResult{}
+	for _, k := range slices.Sorted(maps.Keys(values)) {
+		out = append(out, ControlResult{Service: service, Asset: fmt.Sprintf("%s=%v (%T)", k, values[k], values[k])})
+	}
+	return out
+}
+
+// echoNotification records what it is handed and answers it back through
+// the host: SetInstances audits each instance, Readings ingests them.
+type echoNotification struct {
+	life
+	instances []NotificationInstance
+}
+
+func (n *echoNotification) Plugins(context.Context) (NotificationPlugins, error) {
+	return NotificationPlugins{Rules: []NotificationPlugin{{Name: "threshold", Version: "1.0.0", Description: "d",
+		Items: map[string]Item{"value": {Type: "float", Default: "1", Order: "1"}}}},
+		Deliveries: []NotificationPlugin{{Name: "asset", Version: "1.0.0", Items: map[string]Item{}}}}, nil
+}
+
+func (n *echoNotification) Validate(_ context.Context, in NotificationInstance) error {
+	if in.Rule != "threshold" {
+		return Errorf(CodeInvalid, "no rule %q", in.Rule)
+	}
+	return nil
+}
+
+func (n *echoNotification) SetInstances(ctx context.Context, set []NotificationInstance) error {
+	n.mu.Lock()
+	n.instances = set
+	n.mu.Unlock()
+	for _, in := range set {
+		details, _ := json.Marshal(in)
+		if err := n.gateway().Audit(ctx, AuditEntry{Source: "INST", Severity: "INFORMATION", Details: details}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (n *echoNotification) Readings(ctx context.Context, rs []Reading) error {
+	return n.gateway().Ingest(ctx, rs)
+}
+
+func (n *echoNotification) Audited(ctx context.Context, code string, at time.Time) error {
+	details, _ := json.Marshal(map[string]any{"code": code, "at": at})
+	return n.gateway().Audit(ctx, AuditEntry{Source: "SEEN", Severity: "INFORMATION", Details: details})
+}
+
+func (n *echoNotification) Statistics(ctx context.Context, at time.Time, counters map[string]int64) error {
+	_, err := n.gateway().Dispatch(ctx, ControlRequest{Destination: "service", Name: "stats",
+		Values: map[string]any{"readings": counters["READINGS"]}, Caller: at.Format(time.RFC3339)})
+	return err
+}
+
+// recordingHost is a gateway's Host: it records every call as a line on
+// seen; Write to service "code" fails with the code of its value "code"
+// (0: a plain error), Services answers one service.
+type recordingHost struct {
+	seen chan string
+}
+
+func newRecordingHost() *recordingHost { return &recordingHost{seen: make(chan string, 64)} }
+
+func (h *recordingHost) Audit(_ context.Context, e AuditEntry) error {
+	h.seen <- fmt.Sprintf("audit %s %s %s", e.Source, e.Severity, e.Details)
+	return nil
+}
+
+func (h *recordingHost) Ingest(_ context.Context, rs []Reading) error {
+	for _, r := range rs {
+		h.seen <- fmt.Sprintf("ingest %s %s %s", r.Asset, r.Timestamp.Format(time.RFC3339Nano), r.Values)
+	}
+	return nil
+}
+
+func (h *recordingHost) Dispatch(_ context.Context, req ControlRequest) ([]ControlResult, error) {
+	h.seen <- fmt.Sprintf("dispatch %s %s %v %s", req.Destination, req.Name, req.Values, req.Caller)
+	return []ControlResult{{Service: req.Name}}, nil
+}
+
+func (h *recordingHost) Services(context.Context) ([]ControlTarget, error) {
+	return []ControlTarget{{Name: "s1", Plugin: "modbus", Running: true, Writes: true, Assets: []string{"a"}}}, nil
+}
+
+func (h *recordingHost) Write(_ context.Context, service, asset string, values map[string]any) error {
+	if service == "code" {
+		n, _ := strconv.Atoi(fmt.Sprint(values["code"]))
+		if n == 0 {
+			return errors.New("a plain host failure")
+		}
+		return Errorf(Code(n), "host failure of code %d", n)
+	}
+	h.seen <- fmt.Sprintf("write %s %s %v", service, asset, values)
+	return nil
+}
+
+func (h *recordingHost) Operate(_ context.Context, service, operation string, params map[string]any) error {
+	h.seen <- fmt.Sprintf("operate %s %s %v", service, operation, params)
+	return nil
+}
+
+// waitFor waits for the host to see want, failing after a while.
 func (h *recordingHost) waitFor(t *testing.T, want string) {
 	t.Helper()
 	deadline := time.After(10 * time.Second)
@@ -168,10 +265,10 @@ func (h *recordingHost) waitFor(t *testing.T, want string) {
 	}
 }
 
-func startEcho(t *testing.T, host Host) *Client {
+func startService(t *testing.T, kind string, host Host) *Client {
 	t.Helper()
-	c, info, err := TestConnect(t, servicePlugin(KindNotification))
-	if err != nil || info.Kind != KindNotification {
+	c, info, err := testConnect(t, servicePlugin(kind))
+	if err != nil || info.Kind != kind {
 		t.Fatalf("connect: %+v, %v", info, err)
 	}
 	if err := c.StartService(t.Context(), Start{Service: "n1", Config: Config{"a": "1"}, State: json.RawMessage(`{"n":7}`)}, host); err != nil {
@@ -180,27 +277,37 @@ func startEcho(t *testing.T, host Host) *Client {
 	return c
 }
 
-func TestServiceCallRoundTrip(t *testing.T) {
+func TestDispatcherRoundTrip(t *testing.T) {
 	host := newRecordingHost()
-	c := startEcho(t, host)
-	host.waitFor(t, `started {"service":"n1"}`)
-	for _, body := range []string{`{"x":[1,2,{"y":"é"}]}`, `"text"`, ``} {
-		got, err := c.Call(t.Context(), "echo", []byte(body))
-		if err != nil || string(got) != body {
-			t.Errorf("echo of %q = %q, %v", body, got, err)
+	c := startService(t, KindDispatcher, host)
+	host.waitFor(t, `audit START INFORMATION {"service":"n1"}`)
+	d := c.Dispatcher()
+	// An integer beyond 2^53 keeps every digit; Go numbers become
+	// json.Number; strings and booleans stay.
+	got, err := d.Write(t.Context(), ControlRequest{Destination: "service", Name: "echo", Caller: "admin",
+		Values: map[string]any{"big": json.Number("9007199254740993"), "f": 1.5, "i": 7, "s": "on", "b": true}})
+	want := []ControlResult{{"echo", "b=true (bool)", ""}, {"echo", "big=9007199254740993 (json.Number)", ""},
+		{"echo", "f=1.5 (json.Number)", ""}, {"echo", "i=7 (json.Number)", ""}, {"echo", "s=on (string)", ""}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("Write = %+v, %v; want %+v", got, err, want)
+	}
+	got, err = d.Operate(t.Context(), ControlRequest{Destination: "broadcast", Operation: "reset", Parameters: map[string]any{"n": json.Number("-2e3")}})
+	if err != nil || !reflect.DeepEqual(got, []ControlResult{{"reset", "n=-2e3 (json.Number)", ""}}) {
+		t.Errorf("Operate = %+v, %v", got, err)
+	}
+	for _, bad := range []any{json.Number("0x10"), json.Number(""), []int{1}, nil} {
+		if _, err := d.Write(t.Context(), ControlRequest{Name: "echo", Values: map[string]any{"v": bad}}); CodeOf(err) != CodeInvalid {
+			t.Errorf("Write of %#v = %v (code %v), want CodeInvalid", bad, err, CodeOf(err))
 		}
 	}
-	if _, err := c.Call(t.Context(), "echo", []byte(`{not json`)); CodeOf(err) != CodeInvalid {
-		t.Errorf("a body that is not JSON = %v (code %v), want CodeInvalid", err, CodeOf(err))
-	}
-	if st, err := c.State(t.Context()); err != nil || string(st) != `{"restored":{"n":7},"service":"n1"}` {
+	if st, err := c.State(t.Context()); err != nil || string(st) != `{"config":{"a":"1"},"restored":{"n":7},"service":"n1"}` {
 		t.Errorf("State = %s, %v", st, err)
 	}
 	if err := c.Reconfigure(t.Context(), Config{"b": "2"}); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := c.Call(t.Context(), "config", nil); err != nil || string(got) != `{"b":"2"}` {
-		t.Errorf("config after Reconfigure = %s, %v", got, err)
+	if st, err := c.State(t.Context()); err != nil || !strings.Contains(string(st), `"config":{"b":"2"}`) {
+		t.Errorf("State after Reconfigure = %s, %v", st, err)
 	}
 	if err := c.Reconfigure(t.Context(), Config{"restart": "y"}); !errors.Is(err, ErrRestart) {
 		t.Errorf("Reconfigure asking a restart = %v", err)
@@ -213,8 +320,58 @@ func TestServiceCallRoundTrip(t *testing.T) {
 	}
 }
 
+func TestNotificationRoundTrip(t *testing.T) {
+	host := newRecordingHost()
+	c := startService(t, KindNotification, host)
+	n := c.Notification()
+	ps, err := n.Plugins(t.Context())
+	if err != nil || len(ps.Rules) != 1 || ps.Rules[0].Items["value"].Default != "1" || len(ps.Deliveries) != 1 || ps.Deliveries[0].Name != "asset" {
+		t.Fatalf("Plugins = %+v, %v", ps, err)
+	}
+	in := NotificationInstance{Name: "hot", Description: "d", Rule: "threshold", RuleConfig: map[string]string{"value": "80"},
+		Channels: []NotificationChannel{{Name: "hot", Plugin: "asset", Config: map[string]string{"asset": "alerts"}}},
+		Type:     "retriggered", Enabled: true, RetriggerTime: 1500 * time.Millisecond}
+	if err := n.Validate(t.Context(), in); err != nil {
+		t.Fatal(err)
+	}
+	bad := in
+	bad.Rule = "magic"
+	if err := n.Validate(t.Context(), bad); CodeOf(err) != CodeInvalid || err.Error() != `no rule "magic"` {
+		t.Errorf("Validate of a bad instance = %v (code %v)", err, CodeOf(err))
+	}
+	bad.Rule, bad.RetriggerTime = "threshold", -time.Second
+	if err := n.Validate(t.Context(), bad); CodeOf(err) != CodeInvalid {
+		t.Errorf("Validate of a negative retrigger time = %v (code %v)", err, CodeOf(err))
+	}
+	if err := n.SetInstances(t.Context(), []NotificationInstance{in}); err != nil {
+		t.Fatal(err)
+	}
+	wantIn, _ := json.Marshal(in)
+	host.waitFor(t, "audit INST INFORMATION "+string(wantIn))
+	ts := time.Date(2026, 11, 26, 10, 0, 0, 500, time.UTC)
+	r, _ := NewReading("boiler", ts, map[string]any{"temp": 99})
+	if err := n.Readings(t.Context(), []Reading{r}); err != nil {
+		t.Fatal(err)
+	}
+	host.waitFor(t, `ingest boiler 2026-11-26T10:00:00.0000005Z {"temp":99}`)
+	if err := n.Readings(t.Context(), []Reading{{Asset: "boiler", Timestamp: ts, Values: json.RawMessage(`[1]`)}}); CodeOf(err) != CodeInvalid {
+		t.Errorf("Readings whose values are no object = %v (code %v)", err, CodeOf(err))
+	}
+	if err := n.Audited(t.Context(), "SRVFL", ts); err != nil {
+		t.Fatal(err)
+	}
+	host.waitFor(t, `audit SEEN INFORMATION {"at":"2026-11-26T10:00:00.0000005Z","code":"SRVFL"}`)
+	if err := n.Audited(t.Context(), "", ts); CodeOf(err) != CodeInvalid {
+		t.Errorf("Audited without a code = %v", err)
+	}
+	if err := n.Statistics(t.Context(), ts, map[string]int64{"READINGS": 12}); err != nil {
+		t.Fatal(err)
+	}
+	host.waitFor(t, `dispatch service stats map[readings:12] 2026-11-26T10:00:00Z`)
+}
+
 func TestServiceStartRefused(t *testing.T) {
-	c, _, err := TestConnect(t, servicePlugin(KindDispatcher))
+	c, _, err := testConnect(t, servicePlugin(KindDispatcher))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,10 +384,10 @@ func TestServiceStartRefused(t *testing.T) {
 	}
 }
 
-// TestServiceErrorCodes sends every code both ways: from the service's
-// Call to the gateway, and from the gateway's Host to the service.
+// TestServiceErrorCodes sends every code both ways: from the service to
+// the gateway, and from the gateway's Host to the service.
 func TestServiceErrorCodes(t *testing.T) {
-	c := startEcho(t, newRecordingHost())
+	d := startService(t, KindDispatcher, newRecordingHost()).Dispatcher()
 	cases := []struct {
 		name string
 		code Code
@@ -248,57 +405,35 @@ func TestServiceErrorCodes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			values := map[string]any{"code": int(tc.code)}
 			// service → gateway
-			_, err := c.Call(t.Context(), "fail", fmt.Appendf(nil, `{"code":%d}`, tc.code))
+			_, err := d.Write(t.Context(), ControlRequest{Name: "fail", Values: values})
 			wantMsg := fmt.Sprintf("wrapped: failure of code %d", tc.code)
 			if tc.code == 0 {
 				wantMsg = "a plain failure"
 			}
 			if CodeOf(err) != tc.want || err.Error() != wantMsg {
-				t.Errorf("Call = %v (code %v), want %q of code %v", err, CodeOf(err), wantMsg, tc.want)
+				t.Errorf("Write = %v (code %v), want %q of code %v", err, CodeOf(err), wantMsg, tc.want)
 			}
 			// gateway → service
-			got, err := c.Call(t.Context(), "relay", fmt.Appendf(nil, `{"method":"code","body":%d}`, tc.code))
+			got, err := d.Write(t.Context(), ControlRequest{Name: "relay", Values: values})
 			if err != nil {
 				t.Fatal(err)
 			}
-			var ans struct {
-				Code    Code
-				Message string
-			}
-			wantMsg = fmt.Sprintf("host failure of code %d", tc.code)
+			wantMsg = fmt.Sprintf("%d host failure of code %d", tc.want, tc.code)
 			if tc.code == 0 {
-				wantMsg = "a plain host failure"
+				wantMsg = fmt.Sprintf("%d a plain host failure", tc.want)
 			}
-			if err := json.Unmarshal(got, &ans); err != nil || ans.Code != tc.want || ans.Message != wantMsg {
-				t.Errorf("the service saw %s, want %q of code %v", got, wantMsg, tc.want)
+			if len(got) != 1 || got[0].Error != wantMsg {
+				t.Errorf("the service saw %+v, want %q", got, wantMsg)
 			}
 		})
 	}
-	if _, err := c.Call(t.Context(), "nonesuch", nil); CodeOf(err) != CodeUnsupported || err.Error() != `no method "nonesuch"` {
-		t.Errorf("unknown method = %v (code %v)", err, CodeOf(err))
-	}
 }
 
-func TestHostCallInsideServiceCall(t *testing.T) {
-	host := newRecordingHost()
-	c := startEcho(t, host)
-	got, err := c.Call(t.Context(), "relay", []byte(`{"method":"lookup","body":{"id":"x"}}`))
-	if err != nil || string(got) != `{"body":{"id":"x"}}` {
-		t.Fatalf("relay = %s, %v", got, err)
-	}
-	host.waitFor(t, `lookup {"id":"x"}`)
-	// The host's error passes through the service unchanged when it
-	// returns it: here the gateway has no such method.
-	got, err = c.Call(t.Context(), "relay", []byte(`{"method":"nonesuch"}`))
-	if err != nil || string(got) != `{"code":2,"message":"the gateway has no method \"nonesuch\""}` {
-		t.Errorf("relay of an unknown host method = %s, %v", got, err)
-	}
-}
-
-func TestCallEndsWithContext(t *testing.T) {
-	host := blockingHost{entered: make(chan struct{}, 1)}
-	c := startEcho(t, host)
+func TestHostCallsEndWithContext(t *testing.T) {
+	host := &blockingHost{entered: make(chan struct{}, 1)}
+	d := startService(t, KindDispatcher, host).Dispatcher()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	// The caller gives up while the call is inside the gateway's host
@@ -308,20 +443,23 @@ func TestCallEndsWithContext(t *testing.T) {
 		<-host.entered
 		cancel()
 	}()
-	_, err := c.Call(ctx, "relay", []byte(`{"method":"block"}`))
+	_, err := d.Write(ctx, ControlRequest{Name: "relay"})
 	if CodeOf(err) != CodeUnavailable || !errors.Is(err, context.Canceled) {
-		t.Errorf("Call after its context ended = %v (code %v)", err, CodeOf(err))
+		t.Errorf("Write after its context ended = %v (code %v)", err, CodeOf(err))
 	}
 }
 
-// blockingHost answers only when the call's ctx ends, and says on entered
-// that a call came in.
-type blockingHost struct{ entered chan struct{} }
+// blockingHost's Write answers only when the call's ctx ends, and says on
+// entered that a call came in.
+type blockingHost struct {
+	UnsupportedHost
+	entered chan struct{}
+}
 
-func (h blockingHost) Call(ctx context.Context, _ string, _ []byte) ([]byte, error) {
+func (h *blockingHost) Write(ctx context.Context, _, _ string, _ map[string]any) error {
 	h.entered <- struct{}{}
 	<-ctx.Done()
-	return nil, ctx.Err()
+	return ctx.Err()
 }
 
 func TestServiceKindChecked(t *testing.T) {
@@ -329,11 +467,13 @@ func TestServiceKindChecked(t *testing.T) {
 		name string
 		p    Plugin
 	}{
-		{"service without NewService", Plugin{Info: Info{Name: "s", Version: "1", Kind: KindNotification}}},
-		{"NewService of a south kind", Plugin{Info: Info{Name: "s", Version: "1", Kind: KindSouth},
-			NewService: func() Service { return &echoService{} }}},
-		{"NewService with North", Plugin{Info: Info{Name: "s", Version: "1", Kind: KindDispatcher}, North: &north{},
-			NewService: func() Service { return &echoService{} }}},
+		{"service without its constructor", Plugin{Info: Info{Name: "s", Version: "1", Kind: KindNotification}}},
+		{"dispatcher constructor for a notification", Plugin{Info: Info{Name: "s", Version: "1", Kind: KindNotification},
+			NewDispatcher: func() Dispatcher { return &echoDispatcher{} }}},
+		{"service constructor of a south kind", Plugin{Info: Info{Name: "s", Version: "1", Kind: KindSouth},
+			NewNotification: func() Notification { return &echoNotification{} }}},
+		{"service constructor with North", Plugin{Info: Info{Name: "s", Version: "1", Kind: KindDispatcher}, North: &north{},
+			NewDispatcher: func() Dispatcher { return &echoDispatcher{} }}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -342,12 +482,9 @@ func TestServiceKindChecked(t *testing.T) {
 			}
 		})
 	}
-	c, _, err := TestConnect(t, Plugin{Info: Info{Name: "n", Version: "1", Kind: KindNorth}, North: &north{}})
+	c, _, err := testConnect(t, Plugin{Info: Info{Name: "n", Version: "1", Kind: KindNorth}, North: &north{}})
 	if err != nil {
 		t.Fatal(err)
-	}
-	if _, err := c.Call(t.Context(), "echo", nil); err == nil {
-		t.Error("Call to a north plugin = nil")
 	}
 	if err := c.StartService(t.Context(), Start{}, newRecordingHost()); err == nil {
 		t.Error("StartService of a north plugin = nil")
@@ -403,7 +540,7 @@ func TestServiceProcessDies(t *testing.T) {
 		kill func(t *testing.T, p *Process)
 	}{
 		{"exits during a call", func(t *testing.T, p *Process) {
-			if _, err := p.Call(t.Context(), "exit", nil); err == nil {
+			if _, err := p.Dispatcher().Write(t.Context(), ControlRequest{Name: "exit"}); err == nil {
 				t.Error("the call the process died in = nil")
 			}
 		}},
@@ -417,10 +554,11 @@ func TestServiceProcessDies(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			host := newRecordingHost()
 			p := launchSelf(t, host)
-			host.waitFor(t, `started {"service":"d1"}`)
+			host.waitFor(t, `audit START INFORMATION {"service":"d1"}`)
 			// The host is served across processes too.
-			if got, err := p.Call(t.Context(), "relay", []byte(`{"method":"lookup","body":1}`)); err != nil || string(got) != `{"body":1}` {
-				t.Fatalf("relay = %s, %v", got, err)
+			got, err := p.Dispatcher().Write(t.Context(), ControlRequest{Name: "relay", Values: map[string]any{"code": 2}})
+			if err != nil || len(got) != 1 || got[0].Error != "2 host failure of code 2" {
+				t.Fatalf("relay = %+v, %v", got, err)
 			}
 			tc.kill(t, p)
 			select {
@@ -430,7 +568,7 @@ func TestServiceProcessDies(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 			defer cancel()
-			_, err := p.Call(ctx, "echo", []byte(`1`))
+			_, err = p.Dispatcher().Write(ctx, ControlRequest{Name: "echo"})
 			if err == nil || ctx.Err() != nil {
 				t.Fatalf("Call to a dead process = %v after %v", err, ctx.Err())
 			}

@@ -3,19 +3,19 @@
 // the interfaces they may add) which the gateway's built-in plugins
 // implement too. A plugin in its own process is a main package that calls
 // Serve with its Info and an implementation of South, North or Filter
-// (which also implements Starter), or a constructor of a Service (a
-// notification or dispatcher service); the
-// gateway starts the executable, handshakes over HashiCorp go-plugin (gRPC)
-// and calls it through the contract in proto/edged/plugin/v1. A Service
-// also calls the gateway back through the Host it is started with.
+// (which also implements Starter), or a constructor of a Notification or
+// Dispatcher service; the gateway starts the executable, handshakes over
+// HashiCorp go-plugin (gRPC, application protocol ProtocolVersion) and
+// calls it through the contract in proto/edged/plugin/v1. A service also
+// calls the gateway back through the Host it is started with.
 //
 // The package also holds the gateway's side of the contract (Client,
 // Launch), which the gateway and the test harness in package plugintest
-// use, so both ends speak through the same code.
+// use, so both ends speak through the same code. Package plugintest is
+// the test harness; this package does not import package testing.
 package edgeplugin
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -29,8 +29,9 @@ const (
 	KindSouth  = "south"
 	KindNorth  = "north"
 	KindFilter = "filter"
-	// KindNotification and KindDispatcher are services (Service): the
-	// gateway calls them with JSON requests and they call it back (Host).
+	// KindNotification and KindDispatcher are services (Notification,
+	// Dispatcher): the gateway calls their typed methods and they call it
+	// back (Host).
 	KindNotification = "notification"
 	KindDispatcher   = "dispatcher"
 )
@@ -108,6 +109,10 @@ type Info struct {
 	// Persists is true when the plugin implements Persister, or for a
 	// Service when the gateway is to keep what its State returns.
 	Persists bool
+	// Writes and Operates tell whether a south plugin implements Writer
+	// and Operator. Serve sets them from the
+	// implementation: an author leaves them unset.
+	Writes, Operates bool
 }
 
 // Start is what a plugin gets when its service starts.
@@ -122,37 +127,6 @@ type Start struct {
 // ErrBatchTooLarge is the refusal of a batch whose message to the gateway
 // would be larger than MaxMessageBytes; it is ErrTooLarge.
 var ErrBatchTooLarge = ErrTooLarge
-
-// Host is the gateway as a service process sees it. Call runs method of
-// the gateway with a JSON request body (nil for none) and returns its JSON
-// answer; an error has a Code (CodeOf) and the gateway's message. A call
-// whose ctx ends fails with CodeUnavailable. Host is safe for concurrent
-// use, from Service.Start on, for as long as the process runs.
-type Host interface {
-	Call(ctx context.Context, method string, body []byte) ([]byte, error)
-}
-
-// Service is a notification or dispatcher service inside its process.
-// The gateway calls Start once, first; Call, Reconfigure and State may
-// then come concurrently, so an implementation guards its own state.
-type Service interface {
-	// Start takes the configuration, the state persisted by the previous
-	// run (nil when none) and the Host to call the gateway through, which
-	// the service may keep and use from any goroutine. An error fails the
-	// service's start.
-	Start(ctx context.Context, s Start, host Host) error
-	// Call runs method with a JSON request body (nil for none) and
-	// returns a JSON answer (nil for none). An error made by Errorf
-	// reaches the gateway with its code and message; any other error is
-	// CodeInternal. A method the service does not have is CodeUnsupported.
-	Call(ctx context.Context, method string, body []byte) ([]byte, error)
-	// Reconfigure applies a changed configuration; ErrRestart asks for a
-	// new process with it, another error keeps the old configuration.
-	Reconfigure(ctx context.Context, cfg Config) error
-	// State returns the state to persist, a JSON document (nil for none);
-	// the gateway asks when the service stops if Info.Persists.
-	State(ctx context.Context) (json.RawMessage, error)
-}
 
 func toPB(rs []Reading) []*pluginpb.Reading {
 	out := make([]*pluginpb.Reading, len(rs))
@@ -181,7 +155,7 @@ func fromPB(rs []*pluginpb.Reading) ([]Reading, error) {
 
 func infoToPB(in Info) *pluginpb.Description {
 	d := &pluginpb.Description{Name: in.Name, Version: in.Version, Kind: in.Kind, Description: in.Description,
-		Persists: in.Persists, Items: map[string]*pluginpb.Item{}}
+		Persists: in.Persists, Writes: in.Writes, Operates: in.Operates, Items: map[string]*pluginpb.Item{}}
 	for n, it := range in.Items {
 		d.Items[n] = &pluginpb.Item{Description: it.Description, Type: it.Type, Default: it.Default,
 			DisplayName: it.DisplayName, Order: it.Order, Options: it.Options, Minimum: it.Minimum,
@@ -192,7 +166,7 @@ func infoToPB(in Info) *pluginpb.Description {
 
 func infoFromPB(d *pluginpb.Description) Info {
 	in := Info{Name: d.GetName(), Version: d.GetVersion(), Kind: d.GetKind(), Description: d.GetDescription(),
-		Persists: d.GetPersists(), Items: map[string]Item{}}
+		Persists: d.GetPersists(), Writes: d.GetWrites(), Operates: d.GetOperates(), Items: map[string]Item{}}
 	for n, it := range d.GetItems() {
 		in.Items[n] = Item{Description: it.GetDescription(), Type: it.GetType(), Default: it.GetDefault(),
 			DisplayName: it.GetDisplayName(), Order: it.GetOrder(), Options: it.GetOptions(), Minimum: it.GetMinimum(),

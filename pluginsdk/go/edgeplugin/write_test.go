@@ -36,15 +36,15 @@ func (v *valve) Write(_ context.Context, asset string, values map[string]any) er
 // TestWriteOverTheContract: a South that is a Writer takes setpoints of an
 // asset with their JSON types, the same Writer the gateway's built-in
 // plugins implement; its refusals reach the gateway as ErrNotWritable. A
-// South that does not write says so (Writes).
+// South that does not write says so when described (Info.Writes).
 func TestWriteOverTheContract(t *testing.T) {
 	v := &valve{}
-	c, _, err := TestConnect(t, Plugin{Info: Info{Name: "valve", Version: "1", Kind: KindSouth}, South: v})
+	c, info, err := testConnect(t, Plugin{Info: Info{Name: "valve", Version: "1", Kind: KindSouth}, South: v})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := c.Writes(t.Context()); !ok || err != nil {
-		t.Fatalf("Writes = %v, %v; want true", ok, err)
+	if !info.Writes || info.Operates {
+		t.Fatalf("described Writes, Operates = %v, %v; want true, false", info.Writes, info.Operates)
 	}
 	if err := c.Write(t.Context(), "pump", map[string]any{"open": true}); err != nil {
 		t.Fatal(err)
@@ -66,12 +66,12 @@ func TestWriteOverTheContract(t *testing.T) {
 	}
 	v.mu.Unlock()
 
-	nc, _, err := TestConnect(t, Plugin{Info: Info{Name: "n", Version: "1", Kind: KindSouth}, South: bigSouth{}})
+	nc, ninfo, err := testConnect(t, Plugin{Info: Info{Name: "n", Version: "1", Kind: KindSouth}, South: bigSouth{}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := nc.Writes(t.Context()); ok || err != nil {
-		t.Errorf("Writes of a plugin that does not write = %v, %v", ok, err)
+	if ninfo.Writes {
+		t.Errorf("a plugin that does not write is described as writing")
 	}
 	if err := nc.Write(t.Context(), "a", map[string]any{"x": 1}); !errors.Is(err, ErrCannotWrite) {
 		t.Errorf("Write to a plugin that does not write = %v, want ErrCannotWrite", err)

@@ -5,6 +5,10 @@
 //	h := plugintest.New(t, myplugin.New())
 //	h.Start(edgeplugin.Config{"rate": "10"}, nil)
 //	readings := h.Collect(5) // the first five readings the plugin produced
+//
+// The harness lives here, not in edgeplugin, so that a plugin binary,
+// which links edgeplugin, does not link this package or its use of
+// package testing.
 package plugintest
 
 import (
@@ -13,8 +17,29 @@ import (
 	"sync"
 	"testing"
 
+	hplugin "github.com/hashicorp/go-plugin"
+
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
+
+// Connect serves p inside this process over a real gRPC connection (with
+// go-plugin's broker, which the services' Host goes through) and returns
+// the gateway's end of it, described. The connection closes when t ends.
+func Connect(t testing.TB, p edgeplugin.Plugin) (*edgeplugin.Client, edgeplugin.Info, error) {
+	gp, err := edgeplugin.GRPCPlugin(p)
+	if err != nil {
+		return nil, edgeplugin.Info{}, err
+	}
+	client, _ := hplugin.TestPluginGRPCConn(t, false, hplugin.PluginSet{edgeplugin.PluginName: gp})
+	t.Cleanup(func() { _ = client.Close() })
+	raw, err := client.Dispense(edgeplugin.PluginName)
+	if err != nil {
+		return nil, edgeplugin.Info{}, err
+	}
+	c := raw.(*edgeplugin.Client)
+	info, err := c.Describe(t.Context())
+	return c, info, err
+}
 
 // Harness is a fake gateway holding one plugin.
 type Harness struct {
@@ -30,7 +55,7 @@ type Harness struct {
 // New serves p and describes it; a failure fails the test.
 func New(t testing.TB, p edgeplugin.Plugin) *Harness {
 	t.Helper()
-	c, info, err := edgeplugin.TestConnect(t, p)
+	c, info, err := Connect(t, p)
 	if err != nil {
 		t.Fatalf("plugintest: %v", err)
 	}

@@ -15,9 +15,14 @@ A plugin is a class, its executable a script that calls :func:`serve`::
 
 The gateway starts the script, handshakes over HashiCorp go-plugin's
 protocol (gRPC, application protocol version 1) and calls the contract in
-proto/edged/plugin/v1. A south plugin either implements ``poll()``, called
-every ``interval()`` seconds, or overrides ``run(emit, stopped)`` to push
-readings as they come.
+proto/edged/plugin/v1. A south plugin (SouthPlugin) either implements
+``poll()``, called every ``interval()`` seconds, or overrides
+``run(emit, stopped)`` to push readings as they come; a north plugin
+(NorthPlugin) implements ``send(readings)``, a filter (FilterPlugin)
+``ingest(readings)``. A south plugin that controls its device overrides
+``write(asset, values)`` (setpoints) and ``operate(operation, parameters)``,
+raising :class:`NotWritable`, :class:`NoOperation` or :class:`BadParameters`
+to refuse a call.
 
 Its configuration is a dataclass of items (:func:`item`), as a Go plugin's
 is a struct with item tags: set ``config_class`` and the items are derived
@@ -27,8 +32,13 @@ from it, the configuration decoded into ``self.settings``.
 from .config import decode, item, items_of
 from .plugin import (
     MAX_MESSAGE_BYTES,
+    BadParameters,
     BatchTooLarge,
+    FilterPlugin,
     Item,
+    NorthPlugin,
+    NoOperation,
+    NotWritable,
     Reading,
     Restart,
     SouthPlugin,
@@ -38,8 +48,13 @@ from .plugin import (
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
+    "BadParameters",
     "BatchTooLarge",
+    "FilterPlugin",
     "Item",
+    "NorthPlugin",
+    "NoOperation",
+    "NotWritable",
     "Reading",
     "Restart",
     "SouthPlugin",

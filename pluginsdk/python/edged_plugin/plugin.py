@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import calendar
 import json
 import os
 import sys
@@ -9,7 +10,7 @@ import threading
 from concurrent import futures
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional, Union
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -25,7 +26,18 @@ MAGIC_COOKIE_VALUE = "4c0e1d6c9a3b4f5e8d7a2b1c0f9e8d7c"
 # readings); the gateway refuses a larger one (edgeplugin.MaxMessageBytes).
 MAX_MESSAGE_BYTES = 4 << 20
 CORE_PROTOCOL_VERSION = 1
-APP_PROTOCOL_VERSION = 1
+# The application protocol versions this SDK speaks (proto/edged/plugin/v1
+# says what each holds): a south plugin's calls are the same in both.
+APP_PROTOCOL_VERSIONS = (1, 2)
+
+
+def app_protocol_version(offered: str) -> int:
+    """The version to answer the gateway with: the highest of those it
+    offers (PLUGIN_PROTOCOL_VERSIONS, comma-separated) that this SDK
+    speaks; 1 when it offers none (a gateway that predates versions)."""
+    versions = {int(v) for v in offered.split(",") if v.strip().isdigit()}
+    common = versions & set(APP_PROTOCOL_VERSIONS)
+    return max(common) if common else 1
 
 
 @dataclass
@@ -40,11 +52,22 @@ class Reading:
         ts = self.timestamp or datetime.now(timezone.utc)
         if not self.asset:
             raise ValueError("a reading needs an asset code")
+        if ts.tzinfo is None:
+            ts = ts.astimezone()  # a naive time is local time
+        # Exact to the microsecond: whole seconds and microseconds as integers.
+        ns = calendar.timegm(ts.utctimetuple()) * 1_000_000_000 + ts.microsecond * 1_000
         return plugin_pb2.Reading(
             asset=self.asset,
-            timestamp_unix_nano=int(ts.timestamp() * 1_000_000_000),
+            timestamp_unix_nano=ns,
             values_json=json.dumps(self.values).encode(),
         )
+
+    @classmethod
+    def from_pb(cls, r: plugin_pb2.Reading) -> "Reading":
+        """The reading the gateway sent (its time to the microsecond, in UTC)."""
+        seconds, ns = divmod(r.timestamp_unix_nano, 1_000_000_000)
+        ts = datetime.fromtimestamp(seconds, timezone.utc).replace(microsecond=ns // 1_000)
+        return cls(r.asset, json.loads(r.values_json), ts)
 
 
 class Restart(Exception):
@@ -56,11 +79,30 @@ class BatchTooLarge(ValueError):
     fails with this message, and the gateway marks the service failed."""
 
 
+class NotWritable(ValueError):
+    """Raised by write() for a datapoint the plugin does not know or cannot
+    write, or a value it cannot convert: the gateway answers 400."""
+
+
+class NoOperation(ValueError):
+    """Raised by operate() for an operation the plugin does not offer: the
+    gateway answers 400."""
+
+
+class BadParameters(ValueError):
+    """Raised by operate() for parameters the operation does not take or
+    cannot convert: the gateway answers 400."""
+
+
 class SouthPlugin:
     """Base class of a south plugin. Set name, version, description, the
     configuration (config_class, a dataclass of items, or items) and
-    persists, with state(), then implement poll() or run()."""
+    persists, with state(), then implement poll() or run(). A plugin that
+    controls its device also overrides write() (setpoints) and/or operate()
+    (named operations); the gateway sends control calls only to a plugin
+    that overrides them."""
 
+    kind = "south"
     name = ""
     version = ""
     description = ""
@@ -113,30 +155,148 @@ class SouthPlugin:
             emit(self.poll())
             stopped.wait(self.interval())
 
+    def write(self, asset: str, values: dict[str, Any]) -> None:
+        """Sets datapoints on the device (setpoints) and returns once the
+        device took them. values are keyed by datapoint name, as the
+        plugin's readings name them, with their JSON types (a number, a
+        boolean, a string; from a gateway that sends only text, each a
+        string: a number or boolean as JSON, "21.5"); asset is the
+        asset written, "" for whichever has the datapoints. Raise
+        NotWritable for a datapoint or value the plugin refuses; any other
+        exception is the device's failure (the gateway answers 502)."""
+        raise NotImplementedError("the plugin cannot write to its device")
 
-def _describe(p: SouthPlugin) -> plugin_pb2.Description:
+    def operate(self, operation: str, parameters: dict[str, Any]) -> None:
+        """Runs a named operation on the device with its parameters
+        (typed as for write()) and returns once it is done. Raise
+        NoOperation or BadParameters to refuse it; any other exception is
+        the device's failure."""
+        raise NotImplementedError("the plugin cannot run operations on its device")
+
+
+def _control_values(raw: bytes, text) -> dict[str, Any]:
+    """The values of a write or parameters of an operation with their JSON
+    types: from raw, the JSON object the gateway sends, when set; else
+    each of text as a string (a gateway that sends only the text)."""
+    if raw:
+        try:
+            obj = json.loads(raw)
+        except ValueError as e:
+            raise BadParameters(f"not a JSON object: {e}") from e
+        if not isinstance(obj, dict):
+            raise BadParameters("not a JSON object")
+        return obj
+    return dict(text)
+
+
+def _overrides(p: SouthPlugin, method: str) -> bool:
+    """Whether p's class overrides SouthPlugin's method."""
+    return getattr(type(p), method, None) is not getattr(SouthPlugin, method)
+
+
+class NorthPlugin:
+    """Base class of a north plugin: a destination. Set name, version,
+    description, items (and persists, with state()), then implement send()."""
+
+    kind = "north"
+    name = ""
+    version = ""
+    description = ""
+    items: dict[str, Item] = {}
+    persists = False
+
+    def __init__(self) -> None:
+        self.service = ""
+        self.config: dict[str, str] = {}
+
+    def start(self, service: str, config: dict[str, str], state: Optional[dict]) -> None:
+        """Takes the configuration and the persisted state; raise to fail the start."""
+        self.service, self.config = service, dict(config)
+
+    def reconfigure(self, config: dict[str, str]) -> None:
+        """Applies a changed configuration; raise Restart for a new instance,
+        another exception keeps the old configuration."""
+        self.config = dict(config)
+
+    def state(self) -> dict:
+        """The state to persist when persists is true."""
+        return {}
+
+    def send(self, readings: list[Reading]) -> int:
+        """Delivers readings in order and returns how many of them, from the
+        first, the destination accepted for good; the gateway sends the
+        rest again. An exception accepts none, its message the reason."""
+        raise NotImplementedError("implement send()")
+
+
+class FilterPlugin:
+    """Base class of a filter plugin: a step of a filter pipeline. Set name,
+    version, description, items (and persists, with state()), then
+    implement ingest()."""
+
+    kind = "filter"
+    name = ""
+    version = ""
+    description = ""
+    items: dict[str, Item] = {}
+    persists = False
+
+    def __init__(self) -> None:
+        self.service = ""
+        self.config: dict[str, str] = {}
+
+    def start(self, service: str, config: dict[str, str], state: Optional[dict]) -> None:
+        """Takes the configuration and the persisted state; raise to fail the start."""
+        self.service, self.config = service, dict(config)
+
+    def reconfigure(self, config: dict[str, str]) -> None:
+        """Applies a changed configuration; raise Restart for a new instance,
+        another exception keeps the old configuration."""
+        self.config = dict(config)
+
+    def state(self) -> dict:
+        """The state to persist when persists is true."""
+        return {}
+
+    def ingest(self, readings: list[Reading]) -> list[Reading]:
+        """Returns the readings that go on in place of readings. An exception
+        lets the batch pass unfiltered, its message logged by the gateway."""
+        raise NotImplementedError("implement ingest()")
+
+
+AnyPlugin = Union[SouthPlugin, NorthPlugin, FilterPlugin]
+
+
+def _kind(p: AnyPlugin) -> str:
+    return getattr(p, "kind", "south")
+
+
+def _describe(p: AnyPlugin) -> plugin_pb2.Description:
     return plugin_pb2.Description(
         name=p.name,
         version=p.version,
-        kind="south",
+        kind=_kind(p),
         description=p.description,
         persists=p.persists,
         items={n: it.to_pb(n) for n, it in p.items.items()},
+        writes=_overrides(p, "write"),
+        operates=_overrides(p, "operate"),
     )
 
 
 class _PluginServicer(plugin_pb2_grpc.PluginServicer):
-    def __init__(self, p: SouthPlugin) -> None:
+    def __init__(self, p: AnyPlugin) -> None:
         self.p = p
 
     def Describe(self, request, context):
         return _describe(self.p)
 
 
-class _SouthServicer(plugin_pb2_grpc.SouthServicer):
-    def __init__(self, p: SouthPlugin) -> None:
+class _Common:
+    """Start, Reconfigure and State, the calls every kind serves alike."""
+
+    def __init__(self, p: AnyPlugin) -> None:
         self.p = p
-        self.lock = threading.Lock()
 
     def Start(self, request, context):
         state = json.loads(request.state) if request.state else None
@@ -146,6 +306,22 @@ class _SouthServicer(plugin_pb2_grpc.SouthServicer):
             context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(e))
         return plugin_pb2.StartReply()
 
+    def Reconfigure(self, request, context):
+        try:
+            self.p.reconfigure(dict(request.config))
+        except Restart:
+            return plugin_pb2.ReconfigureReply(restart=True)
+        except Exception as e:
+            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
+        return plugin_pb2.ReconfigureReply()
+
+    def State(self, request, context):
+        if not self.p.persists:
+            return plugin_pb2.StateReply()
+        return plugin_pb2.StateReply(state=json.dumps(self.p.state()).encode())
+
+
+class _SouthServicer(_Common, plugin_pb2_grpc.SouthServicer):
     def Run(self, request, context):
         stopped = threading.Event()
         batches: list[list[plugin_pb2.Reading]] = []
@@ -190,34 +366,59 @@ class _SouthServicer(plugin_pb2_grpc.SouthServicer):
         if failure and context.is_active():
             context.abort(grpc.StatusCode.ABORTED, str(failure[0]))
 
-    def Reconfigure(self, request, context):
-        try:
-            self.p.reconfigure(dict(request.config))
-        except Restart:
-            return plugin_pb2.ReconfigureReply(restart=True)
-        except Exception as e:
-            context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
-        return plugin_pb2.ReconfigureReply()
-
-    def State(self, request, context):
-        if not self.p.persists:
-            return plugin_pb2.StateReply()
-        return plugin_pb2.StateReply(state=json.dumps(self.p.state()).encode())
-
     def Write(self, request, context):
-        write = getattr(self.p, "write", None)
-        if write is None:
+        if not _overrides(self.p, "write"):
             context.abort(grpc.StatusCode.UNIMPLEMENTED, "the plugin cannot write to its device")
-        if not request.values and not request.values_json:
-            return plugin_pb2.WriteReply()  # the gateway asks whether the plugin writes
-        try:
-            write(dict(request.values))
-        except Exception as e:
-            context.abort(grpc.StatusCode.FAILED_PRECONDITION, str(e))
+        _control(context, lambda: self.p.write(
+            request.asset, _control_values(request.values_json, request.values)))
         return plugin_pb2.WriteReply()
 
+    def Operate(self, request, context):
+        if not _overrides(self.p, "operate"):
+            context.abort(grpc.StatusCode.UNIMPLEMENTED, "the plugin cannot run operations on its device")
+        _control(context, lambda: self.p.operate(
+            request.operation, _control_values(request.parameters_json, request.parameters)))
+        return plugin_pb2.OperateReply()
 
-def server(p: SouthPlugin, address: str = "127.0.0.1:0") -> tuple[grpc.Server, int, threading.Event]:
+
+def _control(context, call: Callable[[], None]) -> None:
+    """Runs a write or operation; its refusals become INVALID_ARGUMENT (the
+    gateway's 400), any other exception ABORTED (the device failed: 502)."""
+    try:
+        call()
+    except (NotWritable, NoOperation, BadParameters) as e:
+        context.abort(grpc.StatusCode.INVALID_ARGUMENT, str(e))
+    except Exception as e:  # the device's failure, reported to the gateway
+        context.abort(grpc.StatusCode.ABORTED, str(e) or type(e).__name__)
+
+
+class _NorthServicer(_Common, plugin_pb2_grpc.NorthServicer):
+    def Send(self, request, context):
+        readings = [Reading.from_pb(r) for r in request.readings]
+        try:
+            accepted = int(self.p.send(readings))
+        except Exception as e:  # none accepted; the gateway sends them again
+            return plugin_pb2.SendReply(accepted=0, error=str(e) or type(e).__name__)
+        return plugin_pb2.SendReply(accepted=max(0, min(accepted, len(readings))))
+
+
+class _FilterServicer(_Common, plugin_pb2_grpc.FilterServicer):
+    def Ingest(self, request, context):
+        try:
+            out = [r.to_pb() for r in self.p.ingest([Reading.from_pb(r) for r in request.readings])]
+        except Exception as e:
+            context.abort(grpc.StatusCode.ABORTED, str(e) or type(e).__name__)
+        reply = plugin_pb2.IngestReply(readings=out)
+        if reply.ByteSize() > MAX_MESSAGE_BYTES:
+            context.abort(
+                grpc.StatusCode.ABORTED,
+                f"{len(out)} readings are {reply.ByteSize()} bytes, more than the {MAX_MESSAGE_BYTES} "
+                "a plugin may send at once",
+            )
+        return reply
+
+
+def server(p: AnyPlugin, address: str = "127.0.0.1:0") -> tuple[grpc.Server, int, threading.Event]:
     """Returns a started gRPC server serving p, its port and an event set
     when the gateway asks the plugin to shut down (go-plugin's controller).
     serve() uses it; tests call it directly."""
@@ -225,7 +426,15 @@ def server(p: SouthPlugin, address: str = "127.0.0.1:0") -> tuple[grpc.Server, i
         raise ValueError("a plugin needs a name and a version")
     srv = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
     plugin_pb2_grpc.add_PluginServicer_to_server(_PluginServicer(p), srv)
-    plugin_pb2_grpc.add_SouthServicer_to_server(_SouthServicer(p), srv)
+    kind = _kind(p)
+    if kind == "north":
+        plugin_pb2_grpc.add_NorthServicer_to_server(_NorthServicer(p), srv)
+    elif kind == "filter":
+        plugin_pb2_grpc.add_FilterServicer_to_server(_FilterServicer(p), srv)
+    elif kind == "south":
+        plugin_pb2_grpc.add_SouthServicer_to_server(_SouthServicer(p), srv)
+    else:
+        raise ValueError(f"a plugin of kind {kind!r} is not served by this SDK")
     hs = health.HealthServicer()
     hs.set("plugin", health_pb2.HealthCheckResponse.SERVING)
     health_pb2_grpc.add_HealthServicer_to_server(hs, srv)
@@ -254,7 +463,7 @@ def server(p: SouthPlugin, address: str = "127.0.0.1:0") -> tuple[grpc.Server, i
     return srv, port, shutdown
 
 
-def serve(p: SouthPlugin) -> None:
+def serve(p: AnyPlugin) -> None:
     """Serves p to the gateway that started this process, until the gateway
     is done with it. Exits with a message when not started by a gateway."""
     if os.environ.get(MAGIC_COOKIE_KEY) != MAGIC_COOKIE_VALUE:
@@ -265,7 +474,8 @@ def serve(p: SouthPlugin) -> None:
         sys.exit(1)
     srv, port, shutdown = server(p)
     # The handshake line go-plugin reads from stdout.
-    print(f"{CORE_PROTOCOL_VERSION}|{APP_PROTOCOL_VERSION}|tcp|127.0.0.1:{port}|grpc", flush=True)
+    version = app_protocol_version(os.environ.get("PLUGIN_PROTOCOL_VERSIONS", ""))
+    print(f"{CORE_PROTOCOL_VERSION}|{version}|tcp|127.0.0.1:{port}|grpc", flush=True)
     try:
         shutdown.wait()
     except KeyboardInterrupt:

@@ -81,6 +81,9 @@ from .history_entry import HistoryEntry
 from .installed_package import InstalledPackage
 from .installed_package_type import InstalledPackageType
 from .installed_packages import InstalledPackages
+from .installed_plugin import InstalledPlugin
+from .installed_plugin_origin import InstalledPluginOrigin
+from .installed_plugins import InstalledPlugins
 from .installed_services import InstalledServices
 from .log_entry import LogEntry
 from .log_entry_attrs import LogEntryAttrs
@@ -120,6 +123,7 @@ from .pipeline import Pipeline
 from .pipeline_request import PipelineRequest
 from .plugin_data import PluginData
 from .plugin_info import PluginInfo
+from .plugin_type import PluginType
 from .purged import Purged
 from .reading import Reading
 from .reading_reading import ReadingReading
@@ -250,6 +254,9 @@ __all__ = (
     "InstalledPackage",
     "InstalledPackages",
     "InstalledPackageType",
+    "InstalledPlugin",
+    "InstalledPluginOrigin",
+    "InstalledPlugins",
     "InstalledServices",
     "LogEntry",
     "LogEntryAttrs",
@@ -289,6 +296,7 @@ __all__ = (
     "PipelineRequest",
     "PluginData",
     "PluginInfo",
+    "PluginType",
     "Purged",
     "Reading",
     "ReadingReading",

@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 
 from ..models.access_method import AccessMethod
 from ..types import UNSET, Unset
+from ..types import model_repr as _model_repr
 
 T = TypeVar("T", bound="AdminUserUpdate")
 
@@ -29,6 +30,10 @@ class AdminUserUpdate:
     access_method: AccessMethod | Unset = UNSET
     real_name: str | Unset = UNSET
     role_id: int | Unset = UNSET
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         description = self.description

@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 
 from ..models.audit_severity import AuditSeverity
 from ..models.audit_source import AuditSource
+from ..types import model_repr as _model_repr
 
 if TYPE_CHECKING:
     from ..models.audit_entry_details import AuditEntryDetails
@@ -81,6 +82,10 @@ class AuditEntry:
     severity: AuditSeverity
     details: AuditEntryDetails
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         timestamp = self.timestamp.astimezone(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from attrs import define as _attrs_define
 
 from ..models.audit_source import AuditSource
+from ..types import model_repr as _model_repr
 
 if TYPE_CHECKING:
     from ..models.audit_entry_create_details import AuditEntryCreateDetails
@@ -74,6 +75,10 @@ class AuditEntryCreate:
     source: AuditSource
     severity: str
     details: AuditEntryCreateDetails
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         source = self.source.value

@@ -6,6 +6,8 @@ from typing import Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import model_repr as _model_repr
+
 T = TypeVar("T", bound="AvailablePlugins")
 
 
@@ -21,6 +23,10 @@ class AvailablePlugins:
     plugins: list[str]
     link: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         plugins = self.plugins

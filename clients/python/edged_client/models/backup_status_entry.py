@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.backup_status import BackupStatus
+from ..types import model_repr as _model_repr
 
 T = TypeVar("T", bound="BackupStatusEntry")
 
@@ -23,6 +24,10 @@ class BackupStatusEntry:
     index: int
     name: BackupStatus
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         index = self.index

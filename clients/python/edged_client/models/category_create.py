@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
+from ..types import model_repr as _model_repr
 
 if TYPE_CHECKING:
     from ..models.category_create_items import CategoryCreateItems
@@ -43,6 +44,10 @@ class CategoryCreate:
     items: CategoryCreateItems | Unset = UNSET
     value: CategoryCreateValue | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         key = self.key

@@ -10,6 +10,7 @@ from ..models.config_item_mandatory import ConfigItemMandatory
 from ..models.config_item_readonly import ConfigItemReadonly
 from ..models.config_item_type import ConfigItemType
 from ..types import UNSET, Unset
+from ..types import model_repr as _model_repr
 
 T = TypeVar("T", bound="ConfigItem")
 
@@ -51,6 +52,10 @@ class ConfigItem:
     readonly: ConfigItemReadonly | Unset = UNSET
     mandatory: ConfigItemMandatory | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         description = self.description

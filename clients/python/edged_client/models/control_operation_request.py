@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 
 from ..models.control_destination import ControlDestination
 from ..types import UNSET, Unset
+from ..types import model_repr as _model_repr
 
 if TYPE_CHECKING:
     from ..models.control_operation_request_parameters import ControlOperationRequestParameters
@@ -30,6 +31,10 @@ class ControlOperationRequest:
     operation: str
     name: str | Unset = UNSET
     parameters: ControlOperationRequestParameters | Unset = UNSET
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         destination = self.destination.value

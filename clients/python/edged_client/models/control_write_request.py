@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 
 from ..models.control_destination import ControlDestination
 from ..types import UNSET, Unset
+from ..types import model_repr as _model_repr
 
 if TYPE_CHECKING:
     from ..models.control_write_request_values import ControlWriteRequestValues
@@ -28,6 +29,10 @@ class ControlWriteRequest:
     destination: ControlDestination
     values: ControlWriteRequestValues
     name: str | Unset = UNSET
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         destination = self.destination.value

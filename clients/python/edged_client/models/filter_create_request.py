@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
+from ..types import model_repr as _model_repr
 
 if TYPE_CHECKING:
     from ..models.filter_create_request_filter_config import FilterCreateRequestFilterConfig
@@ -30,6 +31,10 @@ class FilterCreateRequest:
     name: str
     plugin: str
     filter_config: FilterCreateRequestFilterConfig | Unset = UNSET
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
+from ..types import model_repr as _model_repr
 
 if TYPE_CHECKING:
     from ..models.fleet_category_definitions import FleetCategoryDefinitions
@@ -34,6 +35,10 @@ class FleetCategory:
     description: str | Unset = UNSET
     display_name: str | Unset = UNSET
     definitions: FleetCategoryDefinitions | Unset = UNSET
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name

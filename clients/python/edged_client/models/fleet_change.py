@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..models.fleet_change_action import FleetChangeAction
 from ..models.fleet_change_kind import FleetChangeKind
 from ..types import UNSET, Unset
+from ..types import model_repr as _model_repr
 
 T = TypeVar("T", bound="FleetChange")
 
@@ -34,6 +35,10 @@ class FleetChange:
     from_: str | Unset = UNSET
     to: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         action = self.action.value

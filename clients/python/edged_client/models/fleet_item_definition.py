@@ -6,6 +6,7 @@ from typing import Any, TypeVar, cast
 from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
+from ..types import model_repr as _model_repr
 
 T = TypeVar("T", bound="FleetItemDefinition")
 
@@ -41,6 +42,10 @@ class FleetItemDefinition:
     length: str | Unset = UNSET
     readonly: str | Unset = UNSET
     mandatory: str | Unset = UNSET
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         type_ = self.type_

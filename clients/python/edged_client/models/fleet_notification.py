@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 
 from ..models.notification_type import NotificationType
 from ..types import UNSET, Unset
+from ..types import model_repr as _model_repr
 
 if TYPE_CHECKING:
     from ..models.fleet_channel import FleetChannel
@@ -43,6 +44,10 @@ class FleetNotification:
     rule_config: FleetValues | Unset = UNSET
     delivery_config: FleetValues | Unset = UNSET
     channels: list[FleetChannel] | Unset = UNSET
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name

@@ -5,6 +5,8 @@ from typing import Any, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..types import model_repr as _model_repr
+
 T = TypeVar("T", bound="FleetSchedule")
 
 
@@ -19,6 +21,10 @@ class FleetSchedule:
 
     name: str
     enabled: bool
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name

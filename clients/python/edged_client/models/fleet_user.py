@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 
 from ..models.access_method import AccessMethod
 from ..types import UNSET, Unset
+from ..types import model_repr as _model_repr
 
 if TYPE_CHECKING:
     from ..models.fleet_secret_reference import FleetSecretReference
@@ -37,6 +38,10 @@ class FleetUser:
     description: str | Unset = UNSET
     access_method: AccessMethod | Unset = UNSET
     password: FleetSecretReference | str | Unset = UNSET
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.fleet_secret_reference import FleetSecretReference  # noqa: PLC0415

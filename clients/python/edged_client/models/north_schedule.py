@@ -7,6 +7,8 @@ from uuid import UUID
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import model_repr as _model_repr
+
 T = TypeVar("T", bound="NorthSchedule")
 
 
@@ -25,6 +27,10 @@ class NorthSchedule:
     enabled: bool
     repeat: int | None
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         id = str(self.id)

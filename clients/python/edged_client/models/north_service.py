@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..models.north_service_type import NorthServiceType
 from ..models.service_status import ServiceStatus
+from ..types import model_repr as _model_repr
 
 if TYPE_CHECKING:
     from ..models.north_schedule import NorthSchedule
@@ -46,6 +47,10 @@ class NorthService:
     status: ServiceStatus
     schedule: NorthSchedule
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name

@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.notification_type import NotificationType
+from ..types import model_repr as _model_repr
 
 if TYPE_CHECKING:
     from ..models.category import Category
@@ -52,6 +53,10 @@ class Notification:
     retrigger_time: float
     channels: list[str]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import model_repr as _model_repr
+
 if TYPE_CHECKING:
     from ..models.notification import Notification
 
@@ -22,6 +24,10 @@ class NotificationList:
 
     notifications: list[Notification]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         notifications = []

@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 
 from ..models.notification_type import NotificationType
 from ..types import UNSET, Unset
+from ..types import model_repr as _model_repr
 
 if TYPE_CHECKING:
     from ..models.notification_config_values import NotificationConfigValues
@@ -41,6 +42,10 @@ class NotificationUpdate:
     retrigger_time: float | Unset = UNSET
     rule_config: NotificationConfigValues | Unset = UNSET
     delivery_config: NotificationConfigValues | Unset = UNSET
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         description = self.description

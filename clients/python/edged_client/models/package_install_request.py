@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..models.package_install_request_format import PackageInstallRequestFormat
 from ..types import UNSET, Unset
+from ..types import model_repr as _model_repr
 
 T = TypeVar("T", bound="PackageInstallRequest")
 
@@ -31,6 +32,10 @@ class PackageInstallRequest:
     version: str | Unset = UNSET
     allow_downgrade: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         format_ = self.format_.value

@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.ping_health import PingHealth
+from ..types import model_repr as _model_repr
 
 T = TypeVar("T", bound="Ping")
 
@@ -49,6 +50,10 @@ class Ping:
     safe_mode: bool
     version: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         uptime = self.uptime

@@ -8,6 +8,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.schedule_type import ScheduleType
+from ..types import model_repr as _model_repr
 
 T = TypeVar("T", bound="Schedule")
 
@@ -45,6 +46,10 @@ class Schedule:
     exclusive: bool
     enabled: bool
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         id = str(self.id)

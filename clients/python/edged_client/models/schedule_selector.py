@@ -7,6 +7,7 @@ from uuid import UUID
 from attrs import define as _attrs_define
 
 from ..types import UNSET, Unset
+from ..types import model_repr as _model_repr
 
 T = TypeVar("T", bound="ScheduleSelector")
 
@@ -22,6 +23,10 @@ class ScheduleSelector:
 
     schedule_name: str | Unset = UNSET
     schedule_id: UUID | Unset = UNSET
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         schedule_name = self.schedule_name

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..models.service_status import ServiceStatus
 from ..types import UNSET, Unset
+from ..types import model_repr as _model_repr
 
 T = TypeVar("T", bound="ServiceRecord")
 
@@ -52,6 +53,10 @@ class ServiceRecord:
     status: ServiceStatus
     reason: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         name = self.name

@@ -10,6 +10,7 @@ from attrs import field as _attrs_field
 
 from ..models.task_state import TaskState
 from ..types import UNSET, Unset
+from ..types import model_repr as _model_repr
 
 T = TypeVar("T", bound="Task")
 
@@ -48,6 +49,10 @@ class Task:
     end_time: datetime.datetime | Unset = UNSET
     exit_code: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         id = str(self.id)

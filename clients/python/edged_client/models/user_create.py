@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 
 from ..models.user_create_access_method import UserCreateAccessMethod
 from ..types import UNSET, Unset
+from ..types import model_repr as _model_repr
 
 T = TypeVar("T", bound="UserCreate")
 
@@ -33,6 +34,10 @@ class UserCreate:
     real_name: str | Unset = UNSET
     role_id: int | Unset = 2
     description: str | Unset = UNSET
+
+    def __repr__(self) -> str:
+        # The fields that are set: an unset field is not shown as UNSET.
+        return _model_repr(self)
 
     def to_dict(self) -> dict[str, Any]:
         username = self.username

@@ -36,12 +36,41 @@ type Config struct {
 	Loop  bool   `item:"loop" desc:"Start over at the end of the file" display:"Loop" default:"true"`
 }
 
-// CSV is the plugin.
+// CSV is the plugin. It offers one operation, "rewind": read the file
+// again from its first row.
 type CSV struct {
 	mu   sync.Mutex
 	cfg  *Config // nil until configured
 	rate int
 	row  int // rows of data read so far (the position that persists)
+	// rewinds asks Run to start over at the first row.
+	rewinds chan struct{}
+}
+
+// Operate runs operation "rewind", which takes no parameters.
+func (c *CSV) Operate(ctx context.Context, operation string, params map[string]any) error {
+	if operation != "rewind" {
+		return fmt.Errorf("%w: %q (the CSV plugin offers rewind)", edgeplugin.ErrNoOperation, operation)
+	}
+	if len(params) > 0 {
+		return fmt.Errorf("%w: rewind takes none", edgeplugin.ErrBadParameters)
+	}
+	select {
+	case c.rewindRequests() <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	default: // a rewind is pending already
+	}
+	return nil
+}
+
+func (c *CSV) rewindRequests() chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.rewinds == nil {
+		c.rewinds = make(chan struct{}, 1)
+	}
+	return c.rewinds
 }
 
 type state struct {
@@ -126,15 +155,32 @@ func (c *CSV) Run(ctx context.Context, sink edgeplugin.Sink) error {
 			break
 		}
 	}
+	rewinds := c.rewindRequests()
 	for {
 		c.mu.Lock()
 		interval, asset, loop := time.Second/time.Duration(c.rate), c.cfg.Asset, c.cfg.Loop
 		c.mu.Unlock()
+		select {
+		case <-rewinds:
+			if r, header, err = rewind(f); err != nil {
+				return err
+			}
+			c.setPosition(0)
+		default:
+		}
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
 			if !loop {
-				<-ctx.Done()
-				return nil
+				select {
+				case <-ctx.Done():
+					return nil
+				case <-rewinds:
+				}
+				if r, header, err = rewind(f); err != nil {
+					return err
+				}
+				c.setPosition(0)
+				continue
 			}
 			if c.position() == 0 { // a file without rows: look again later
 				select {

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 	"github.com/edged/edged/pluginsdk/go/plugintest"
@@ -86,5 +88,65 @@ func TestFileChangeRestarts(t *testing.T) {
 	}
 	if err := h.Client.Reconfigure(t.Context(), h.Config(edgeplugin.Config{"file": "/other.csv"})); !errors.Is(err, edgeplugin.ErrRestart) {
 		t.Errorf("file change = %v, want ErrRestart", err)
+	}
+}
+
+// TestRewind: operation rewind starts the running plugin over at the
+// first row, also once a file that does not loop was read to its end;
+// other operations and parameters are refused.
+func TestRewind(t *testing.T) {
+	path := writeCSV(t, "v\n1\n2\n")
+	h := plugintest.New(t, edgeplugin.Plugin{Info: Info(), South: &CSV{}})
+	if !h.Info.Operates || h.Info.Writes {
+		t.Fatalf("info says operates %v, writes %v", h.Info.Operates, h.Info.Writes)
+	}
+	if err := h.Start(h.Config(edgeplugin.Config{"file": path, "rate": "10000", "loop": "false"}), nil); err != nil {
+		t.Fatal(err)
+	}
+	readings := make(chan edgeplugin.Reading, 10)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		done <- h.Client.Run(ctx, func(rs []edgeplugin.Reading) {
+			for _, r := range rs {
+				readings <- r
+			}
+		})
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run = %v", err)
+		}
+	}()
+	next := func() string {
+		select {
+		case r := <-readings:
+			return string(r.Values)
+		case <-time.After(10 * time.Second):
+			t.Fatal("no reading")
+			return ""
+		}
+	}
+	if a, b := next(), next(); a != `{"v":1}` || b != `{"v":2}` {
+		t.Fatalf("readings = %s %s", a, b)
+	}
+	if err := h.Client.Operate(t.Context(), "rewind", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := next(); got != `{"v":1}` {
+		t.Errorf("first reading after the rewind = %s, want {\"v\":1}", got)
+	}
+	for _, tc := range []struct {
+		name      string
+		operation string
+		params    map[string]any
+	}{
+		{"unknown operation", "launch", nil},
+		{"parameters", "rewind", map[string]any{"row": 3}},
+	} {
+		if err := h.Client.Operate(t.Context(), tc.operation, tc.params); edgeplugin.CodeOf(err) != edgeplugin.CodeInvalid {
+			t.Errorf("%s: error %v, want CodeInvalid", tc.name, err)
+		}
 	}
 }

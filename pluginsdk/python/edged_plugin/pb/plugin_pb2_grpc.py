@@ -138,6 +138,11 @@ class SouthStub:
                 request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.WriteRequest.SerializeToString,
                 response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.WriteReply.FromString,
                 _registered_method=True)
+        self.Operate = channel.unary_unary(
+                '/edged.plugin.v1.South/Operate',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.OperateRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.OperateReply.FromString,
+                _registered_method=True)
 
 
 class SouthServicer:
@@ -177,10 +182,22 @@ class SouthServicer:
 
     def Write(self, request, context):
         """Write sets datapoints of an asset on the device (setpoints). A plugin
-        that cannot write answers UNIMPLEMENTED, one that can answers a
-        request without values at once (the gateway asks so whether it
-        writes), and INVALID_ARGUMENT for a datapoint or value it cannot
-        write.
+        that cannot write answers UNIMPLEMENTED; the gateway sends writes only
+        to a plugin whose Description says it writes. Errors:
+        INVALID_ARGUMENT for a datapoint the plugin does not know or cannot
+        write, or a value it cannot convert; ABORTED when the device or its
+        transport failed.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Operate(self, request, context):
+        """Operate runs a named operation on the device (a method call, a
+        reset). A plugin that cannot answers UNIMPLEMENTED. Errors:
+        INVALID_ARGUMENT for an operation the plugin does not offer or
+        parameters it does not take; ABORTED when the device or its transport
+        failed.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -213,6 +230,11 @@ def add_SouthServicer_to_server(servicer, server):
                     servicer.Write,
                     request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.WriteRequest.FromString,
                     response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.WriteReply.SerializeToString,
+            ),
+            'Operate': grpc.unary_unary_rpc_method_handler(
+                    servicer.Operate,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.OperateRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.OperateReply.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -351,6 +373,33 @@ class South:
             '/edged.plugin.v1.South/Write',
             edged_dot_plugin_dot_v1_dot_plugin__pb2.WriteRequest.SerializeToString,
             edged_dot_plugin_dot_v1_dot_plugin__pb2.WriteReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Operate(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.South/Operate',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.OperateRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.OperateReply.FromString,
             options,
             channel_credentials,
             insecure,
@@ -773,15 +822,15 @@ class Filter:
             _registered_method=True)
 
 
-class ServiceStub:
-    """Service is a notification or dispatcher service: a process the gateway
-    calls with JSON requests and which calls the gateway back through Host.
-    Errors of Call, in both directions, are gRPC statuses whose code tells
-    what failed: INVALID_ARGUMENT (the request is invalid), NOT_FOUND,
-    FAILED_PRECONDITION (conflicts with the current state), UNIMPLEMENTED
-    (no such method), UNAVAILABLE (retry later), RESOURCE_EXHAUSTED (a full
-    queue: retry after a while), ABORTED (the device or destination failed),
-    INTERNAL (anything else).
+class NotificationStub:
+    """Notification is the notification service (kind "notification"): the
+    gateway hands it the notification instances and what their rules watch;
+    it calls the gateway back through Host. Errors, in both directions, are
+    gRPC statuses whose code tells what failed: INVALID_ARGUMENT (the
+    request is invalid), NOT_FOUND, FAILED_PRECONDITION (conflicts with the
+    current state), UNIMPLEMENTED (not supported), UNAVAILABLE (retry
+    later), RESOURCE_EXHAUSTED (a full queue: retry after a while), ABORTED
+    (the device or destination failed), INTERNAL (anything else).
     """
 
     def __init__(self, channel):
@@ -791,36 +840,61 @@ class ServiceStub:
             channel: A grpc.Channel.
         """
         self.Start = channel.unary_unary(
-                '/edged.plugin.v1.Service/Start',
+                '/edged.plugin.v1.Notification/Start',
                 request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ServiceStartRequest.SerializeToString,
                 response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.StartReply.FromString,
                 _registered_method=True)
-        self.Call = channel.unary_unary(
-                '/edged.plugin.v1.Service/Call',
-                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.CallRequest.SerializeToString,
-                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.CallReply.FromString,
+        self.Plugins = channel.unary_unary(
+                '/edged.plugin.v1.Notification/Plugins',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.PluginsRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.PluginsReply.FromString,
+                _registered_method=True)
+        self.Validate = channel.unary_unary(
+                '/edged.plugin.v1.Notification/Validate',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.NotificationInstance.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.FromString,
+                _registered_method=True)
+        self.SetInstances = channel.unary_unary(
+                '/edged.plugin.v1.Notification/SetInstances',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.SetInstancesRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.FromString,
+                _registered_method=True)
+        self.Readings = channel.unary_unary(
+                '/edged.plugin.v1.Notification/Readings',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ReadingsRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.FromString,
+                _registered_method=True)
+        self.Audited = channel.unary_unary(
+                '/edged.plugin.v1.Notification/Audited',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.AuditedRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.FromString,
+                _registered_method=True)
+        self.Statistics = channel.unary_unary(
+                '/edged.plugin.v1.Notification/Statistics',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.StatisticsRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.FromString,
                 _registered_method=True)
         self.Reconfigure = channel.unary_unary(
-                '/edged.plugin.v1.Service/Reconfigure',
+                '/edged.plugin.v1.Notification/Reconfigure',
                 request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ReconfigureRequest.SerializeToString,
                 response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ReconfigureReply.FromString,
                 _registered_method=True)
         self.State = channel.unary_unary(
-                '/edged.plugin.v1.Service/State',
+                '/edged.plugin.v1.Notification/State',
                 request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.StateRequest.SerializeToString,
                 response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.StateReply.FromString,
                 _registered_method=True)
 
 
-class ServiceServicer:
-    """Service is a notification or dispatcher service: a process the gateway
-    calls with JSON requests and which calls the gateway back through Host.
-    Errors of Call, in both directions, are gRPC statuses whose code tells
-    what failed: INVALID_ARGUMENT (the request is invalid), NOT_FOUND,
-    FAILED_PRECONDITION (conflicts with the current state), UNIMPLEMENTED
-    (no such method), UNAVAILABLE (retry later), RESOURCE_EXHAUSTED (a full
-    queue: retry after a while), ABORTED (the device or destination failed),
-    INTERNAL (anything else).
+class NotificationServicer:
+    """Notification is the notification service (kind "notification"): the
+    gateway hands it the notification instances and what their rules watch;
+    it calls the gateway back through Host. Errors, in both directions, are
+    gRPC statuses whose code tells what failed: INVALID_ARGUMENT (the
+    request is invalid), NOT_FOUND, FAILED_PRECONDITION (conflicts with the
+    current state), UNIMPLEMENTED (not supported), UNAVAILABLE (retry
+    later), RESOURCE_EXHAUSTED (a full queue: retry after a while), ABORTED
+    (the device or destination failed), INTERNAL (anything else).
     """
 
     def Start(self, request, context):
@@ -831,8 +905,47 @@ class ServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
-    def Call(self, request, context):
-        """Call runs method with a JSON request body and answers a JSON body.
+    def Plugins(self, request, context):
+        """Plugins lists the service's rule and delivery plugins.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Validate(self, request, context):
+        """Validate checks an instance without applying it: INVALID_ARGUMENT
+        says what is wrong with it.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SetInstances(self, request, context):
+        """SetInstances replaces the whole set of instances; an invalid one
+        fails the call (INVALID_ARGUMENT) and changes nothing.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Readings(self, request, context):
+        """Readings hands over committed readings of the assets the rules watch.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Audited(self, request, context):
+        """Audited tells the service an audit entry of a code a rule watches was
+        written.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Statistics(self, request, context):
+        """Statistics hands over the gateway's statistics while a rule watches
+        them.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -852,17 +965,42 @@ class ServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
 
-def add_ServiceServicer_to_server(servicer, server):
+def add_NotificationServicer_to_server(servicer, server):
     rpc_method_handlers = {
             'Start': grpc.unary_unary_rpc_method_handler(
                     servicer.Start,
                     request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ServiceStartRequest.FromString,
                     response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.StartReply.SerializeToString,
             ),
-            'Call': grpc.unary_unary_rpc_method_handler(
-                    servicer.Call,
-                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.CallRequest.FromString,
-                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.CallReply.SerializeToString,
+            'Plugins': grpc.unary_unary_rpc_method_handler(
+                    servicer.Plugins,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.PluginsRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.PluginsReply.SerializeToString,
+            ),
+            'Validate': grpc.unary_unary_rpc_method_handler(
+                    servicer.Validate,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.NotificationInstance.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.SerializeToString,
+            ),
+            'SetInstances': grpc.unary_unary_rpc_method_handler(
+                    servicer.SetInstances,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.SetInstancesRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.SerializeToString,
+            ),
+            'Readings': grpc.unary_unary_rpc_method_handler(
+                    servicer.Readings,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ReadingsRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.SerializeToString,
+            ),
+            'Audited': grpc.unary_unary_rpc_method_handler(
+                    servicer.Audited,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.AuditedRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.SerializeToString,
+            ),
+            'Statistics': grpc.unary_unary_rpc_method_handler(
+                    servicer.Statistics,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.StatisticsRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.SerializeToString,
             ),
             'Reconfigure': grpc.unary_unary_rpc_method_handler(
                     servicer.Reconfigure,
@@ -876,21 +1014,21 @@ def add_ServiceServicer_to_server(servicer, server):
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
-            'edged.plugin.v1.Service', rpc_method_handlers)
+            'edged.plugin.v1.Notification', rpc_method_handlers)
     server.add_generic_rpc_handlers((generic_handler,))
-    server.add_registered_method_handlers('edged.plugin.v1.Service', rpc_method_handlers)
+    server.add_registered_method_handlers('edged.plugin.v1.Notification', rpc_method_handlers)
 
 
  # This class is part of an EXPERIMENTAL API.
-class Service:
-    """Service is a notification or dispatcher service: a process the gateway
-    calls with JSON requests and which calls the gateway back through Host.
-    Errors of Call, in both directions, are gRPC statuses whose code tells
-    what failed: INVALID_ARGUMENT (the request is invalid), NOT_FOUND,
-    FAILED_PRECONDITION (conflicts with the current state), UNIMPLEMENTED
-    (no such method), UNAVAILABLE (retry later), RESOURCE_EXHAUSTED (a full
-    queue: retry after a while), ABORTED (the device or destination failed),
-    INTERNAL (anything else).
+class Notification:
+    """Notification is the notification service (kind "notification"): the
+    gateway hands it the notification instances and what their rules watch;
+    it calls the gateway back through Host. Errors, in both directions, are
+    gRPC statuses whose code tells what failed: INVALID_ARGUMENT (the
+    request is invalid), NOT_FOUND, FAILED_PRECONDITION (conflicts with the
+    current state), UNIMPLEMENTED (not supported), UNAVAILABLE (retry
+    later), RESOURCE_EXHAUSTED (a full queue: retry after a while), ABORTED
+    (the device or destination failed), INTERNAL (anything else).
     """
 
     @staticmethod
@@ -907,7 +1045,7 @@ class Service:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/edged.plugin.v1.Service/Start',
+            '/edged.plugin.v1.Notification/Start',
             edged_dot_plugin_dot_v1_dot_plugin__pb2.ServiceStartRequest.SerializeToString,
             edged_dot_plugin_dot_v1_dot_plugin__pb2.StartReply.FromString,
             options,
@@ -921,7 +1059,7 @@ class Service:
             _registered_method=True)
 
     @staticmethod
-    def Call(request,
+    def Plugins(request,
             target,
             options=(),
             channel_credentials=None,
@@ -934,9 +1072,144 @@ class Service:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/edged.plugin.v1.Service/Call',
-            edged_dot_plugin_dot_v1_dot_plugin__pb2.CallRequest.SerializeToString,
-            edged_dot_plugin_dot_v1_dot_plugin__pb2.CallReply.FromString,
+            '/edged.plugin.v1.Notification/Plugins',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.PluginsRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.PluginsReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Validate(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.Notification/Validate',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.NotificationInstance.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SetInstances(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.Notification/SetInstances',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.SetInstancesRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Readings(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.Notification/Readings',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.ReadingsRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Audited(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.Notification/Audited',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.AuditedRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Statistics(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.Notification/Statistics',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.StatisticsRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.FromString,
             options,
             channel_credentials,
             insecure,
@@ -961,7 +1234,7 @@ class Service:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/edged.plugin.v1.Service/Reconfigure',
+            '/edged.plugin.v1.Notification/Reconfigure',
             edged_dot_plugin_dot_v1_dot_plugin__pb2.ReconfigureRequest.SerializeToString,
             edged_dot_plugin_dot_v1_dot_plugin__pb2.ReconfigureReply.FromString,
             options,
@@ -988,7 +1261,262 @@ class Service:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/edged.plugin.v1.Service/State',
+            '/edged.plugin.v1.Notification/State',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.StateRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.StateReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+
+class DispatcherStub:
+    """Dispatcher is the dispatcher service (kind "dispatcher"): it carries
+    control requests to the south services whose devices do them, through
+    Host. Errors as for Notification.
+    """
+
+    def __init__(self, channel):
+        """Constructor.
+
+        Args:
+            channel: A grpc.Channel.
+        """
+        self.Start = channel.unary_unary(
+                '/edged.plugin.v1.Dispatcher/Start',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ServiceStartRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.StartReply.FromString,
+                _registered_method=True)
+        self.Write = channel.unary_unary(
+                '/edged.plugin.v1.Dispatcher/Write',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ControlRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ControlReply.FromString,
+                _registered_method=True)
+        self.Operate = channel.unary_unary(
+                '/edged.plugin.v1.Dispatcher/Operate',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ControlRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ControlReply.FromString,
+                _registered_method=True)
+        self.Reconfigure = channel.unary_unary(
+                '/edged.plugin.v1.Dispatcher/Reconfigure',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ReconfigureRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ReconfigureReply.FromString,
+                _registered_method=True)
+        self.State = channel.unary_unary(
+                '/edged.plugin.v1.Dispatcher/State',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.StateRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.StateReply.FromString,
+                _registered_method=True)
+
+
+class DispatcherServicer:
+    """Dispatcher is the dispatcher service (kind "dispatcher"): it carries
+    control requests to the south services whose devices do them, through
+    Host. Errors as for Notification.
+    """
+
+    def Start(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Write(self, request, context):
+        """Write sets values on the devices the request names.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Operate(self, request, context):
+        """Operate runs an operation on the devices the request names.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Reconfigure(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def State(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+
+def add_DispatcherServicer_to_server(servicer, server):
+    rpc_method_handlers = {
+            'Start': grpc.unary_unary_rpc_method_handler(
+                    servicer.Start,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ServiceStartRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.StartReply.SerializeToString,
+            ),
+            'Write': grpc.unary_unary_rpc_method_handler(
+                    servicer.Write,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ControlRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ControlReply.SerializeToString,
+            ),
+            'Operate': grpc.unary_unary_rpc_method_handler(
+                    servicer.Operate,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ControlRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ControlReply.SerializeToString,
+            ),
+            'Reconfigure': grpc.unary_unary_rpc_method_handler(
+                    servicer.Reconfigure,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ReconfigureRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ReconfigureReply.SerializeToString,
+            ),
+            'State': grpc.unary_unary_rpc_method_handler(
+                    servicer.State,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.StateRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.StateReply.SerializeToString,
+            ),
+    }
+    generic_handler = grpc.method_handlers_generic_handler(
+            'edged.plugin.v1.Dispatcher', rpc_method_handlers)
+    server.add_generic_rpc_handlers((generic_handler,))
+    server.add_registered_method_handlers('edged.plugin.v1.Dispatcher', rpc_method_handlers)
+
+
+ # This class is part of an EXPERIMENTAL API.
+class Dispatcher:
+    """Dispatcher is the dispatcher service (kind "dispatcher"): it carries
+    control requests to the south services whose devices do them, through
+    Host. Errors as for Notification.
+    """
+
+    @staticmethod
+    def Start(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.Dispatcher/Start',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.ServiceStartRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.StartReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Write(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.Dispatcher/Write',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.ControlRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.ControlReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Operate(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.Dispatcher/Operate',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.ControlRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.ControlReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Reconfigure(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.Dispatcher/Reconfigure',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.ReconfigureRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.ReconfigureReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def State(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.Dispatcher/State',
             edged_dot_plugin_dot_v1_dot_plugin__pb2.StateRequest.SerializeToString,
             edged_dot_plugin_dot_v1_dot_plugin__pb2.StateReply.FromString,
             options,
@@ -1003,8 +1531,9 @@ class Service:
 
 
 class HostStub:
-    """Host is served by the gateway to a Service process, through go-plugin's
-    GRPCBroker, for as long as the process runs.
+    """Host is served by the gateway to a Notification or Dispatcher process,
+    through go-plugin's GRPCBroker, for as long as the process runs. Each
+    kind may call only its own methods; another is INVALID_ARGUMENT.
     """
 
     def __init__(self, channel):
@@ -1013,20 +1542,86 @@ class HostStub:
         Args:
             channel: A grpc.Channel.
         """
-        self.Call = channel.unary_unary(
-                '/edged.plugin.v1.Host/Call',
-                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.CallRequest.SerializeToString,
-                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.CallReply.FromString,
+        self.Audit = channel.unary_unary(
+                '/edged.plugin.v1.Host/Audit',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.AuditEntry.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.FromString,
+                _registered_method=True)
+        self.Ingest = channel.unary_unary(
+                '/edged.plugin.v1.Host/Ingest',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.HostIngestRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.FromString,
+                _registered_method=True)
+        self.Dispatch = channel.unary_unary(
+                '/edged.plugin.v1.Host/Dispatch',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ControlRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ControlReply.FromString,
+                _registered_method=True)
+        self.Services = channel.unary_unary(
+                '/edged.plugin.v1.Host/Services',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ServicesRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ServicesReply.FromString,
+                _registered_method=True)
+        self.Write = channel.unary_unary(
+                '/edged.plugin.v1.Host/Write',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.HostWriteRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.FromString,
+                _registered_method=True)
+        self.Operate = channel.unary_unary(
+                '/edged.plugin.v1.Host/Operate',
+                request_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.HostOperateRequest.SerializeToString,
+                response_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.FromString,
                 _registered_method=True)
 
 
 class HostServicer:
-    """Host is served by the gateway to a Service process, through go-plugin's
-    GRPCBroker, for as long as the process runs.
+    """Host is served by the gateway to a Notification or Dispatcher process,
+    through go-plugin's GRPCBroker, for as long as the process runs. Each
+    kind may call only its own methods; another is INVALID_ARGUMENT.
     """
 
-    def Call(self, request, context):
-        """Call runs a method of the gateway with a JSON request body.
+    def Audit(self, request, context):
+        """Audit writes an audit entry of a source the service's kind owns
+        (notification: NTFSN, NTFCL; dispatcher: CTLWR, CTLOP). Both kinds.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Ingest(self, request, context):
+        """Ingest stores readings and answers once they are committed: the
+        notification's asset delivery.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Dispatch(self, request, context):
+        """Dispatch hands a control write to the dispatcher service: the
+        notification's setpoint delivery.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Services(self, request, context):
+        """Services lists the south services: the dispatcher's targets.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Write(self, request, context):
+        """Write sets values on a south service's device and answers once the
+        device acknowledged. Dispatcher only.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Operate(self, request, context):
+        """Operate runs an operation on a south service's device and answers
+        once the device reported it done. Dispatcher only.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -1035,10 +1630,35 @@ class HostServicer:
 
 def add_HostServicer_to_server(servicer, server):
     rpc_method_handlers = {
-            'Call': grpc.unary_unary_rpc_method_handler(
-                    servicer.Call,
-                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.CallRequest.FromString,
-                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.CallReply.SerializeToString,
+            'Audit': grpc.unary_unary_rpc_method_handler(
+                    servicer.Audit,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.AuditEntry.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.SerializeToString,
+            ),
+            'Ingest': grpc.unary_unary_rpc_method_handler(
+                    servicer.Ingest,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.HostIngestRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.SerializeToString,
+            ),
+            'Dispatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.Dispatch,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ControlRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ControlReply.SerializeToString,
+            ),
+            'Services': grpc.unary_unary_rpc_method_handler(
+                    servicer.Services,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ServicesRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.ServicesReply.SerializeToString,
+            ),
+            'Write': grpc.unary_unary_rpc_method_handler(
+                    servicer.Write,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.HostWriteRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.SerializeToString,
+            ),
+            'Operate': grpc.unary_unary_rpc_method_handler(
+                    servicer.Operate,
+                    request_deserializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.HostOperateRequest.FromString,
+                    response_serializer=edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -1049,12 +1669,13 @@ def add_HostServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class Host:
-    """Host is served by the gateway to a Service process, through go-plugin's
-    GRPCBroker, for as long as the process runs.
+    """Host is served by the gateway to a Notification or Dispatcher process,
+    through go-plugin's GRPCBroker, for as long as the process runs. Each
+    kind may call only its own methods; another is INVALID_ARGUMENT.
     """
 
     @staticmethod
-    def Call(request,
+    def Audit(request,
             target,
             options=(),
             channel_credentials=None,
@@ -1067,9 +1688,144 @@ class Host:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/edged.plugin.v1.Host/Call',
-            edged_dot_plugin_dot_v1_dot_plugin__pb2.CallRequest.SerializeToString,
-            edged_dot_plugin_dot_v1_dot_plugin__pb2.CallReply.FromString,
+            '/edged.plugin.v1.Host/Audit',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.AuditEntry.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Ingest(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.Host/Ingest',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.HostIngestRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Dispatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.Host/Dispatch',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.ControlRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.ControlReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Services(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.Host/Services',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.ServicesRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.ServicesReply.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Write(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.Host/Write',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.HostWriteRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Operate(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/edged.plugin.v1.Host/Operate',
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.HostOperateRequest.SerializeToString,
+            edged_dot_plugin_dot_v1_dot_plugin__pb2.Ack.FromString,
             options,
             channel_credentials,
             insecure,

@@ -82,11 +82,14 @@ def _parse_response(*, client: Client, response: httpx.Response) -> list[SeriesE
 
 
 def _build_response(*, client: Client, response: httpx.Response) -> Response[list[SeriesEntry]]:
+    # Parsed first: an answer outside 2xx raises its ApiError, whatever its
+    # status (HTTPStatus knows only the registered ones).
+    parsed = _parse_response(client=client, response=response)
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
         headers=response.headers,
-        parsed=_parse_response(client=client, response=response),
+        parsed=parsed,
     )
 
 
@@ -108,7 +111,8 @@ def sync_detailed(
      Groups the numeric values of one reading key into buckets of one second (or the unit given by
     `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are
     ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts
-    are 400). An unknown asset or an empty window gives `[]`.
+    are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404,
+    as for every read of one asset.
 
     Args:
         code (str):
@@ -167,7 +171,8 @@ def sync(
      Groups the numeric values of one reading key into buckets of one second (or the unit given by
     `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are
     ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts
-    are 400). An unknown asset or an empty window gives `[]`.
+    are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404,
+    as for every read of one asset.
 
     Args:
         code (str):
@@ -221,7 +226,8 @@ async def asyncio_detailed(
      Groups the numeric values of one reading key into buckets of one second (or the unit given by
     `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are
     ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts
-    are 400). An unknown asset or an empty window gives `[]`.
+    are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404,
+    as for every read of one asset.
 
     Args:
         code (str):
@@ -278,7 +284,8 @@ async def asyncio(
      Groups the numeric values of one reading key into buckets of one second (or the unit given by
     `group`) and returns minimum, maximum and average per bucket, newest first; non-numeric values are
     ignored. `limit`/`skip` count buckets; the time window rules of the readings call apply (conflicts
-    are 400). An unknown asset or an empty window gives `[]`.
+    are 400). An unknown key or an empty window gives `[]`; an asset without buffered readings is 404,
+    as for every read of one asset.
 
     Args:
         code (str):

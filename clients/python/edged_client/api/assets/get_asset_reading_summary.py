@@ -38,11 +38,14 @@ def _parse_response(*, client: Client, response: httpx.Response) -> ReadingSumma
 
 
 def _build_response(*, client: Client, response: httpx.Response) -> Response[ReadingSummary]:
+    # Parsed first: an answer outside 2xx raises its ApiError, whatever its
+    # status (HTTPStatus knows only the registered ones).
+    parsed = _parse_response(client=client, response=response)
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
         headers=response.headers,
-        parsed=_parse_response(client=client, response=response),
+        parsed=parsed,
     )
 
 

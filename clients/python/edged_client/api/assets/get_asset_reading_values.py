@@ -73,11 +73,14 @@ def _parse_response(*, client: Client, response: httpx.Response) -> list[Reading
 
 
 def _build_response(*, client: Client, response: httpx.Response) -> Response[list[ReadingValue]]:
+    # Parsed first: an answer outside 2xx raises its ApiError, whatever its
+    # status (HTTPStatus knows only the registered ones).
+    parsed = _parse_response(client=client, response=response)
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
         headers=response.headers,
-        parsed=_parse_response(client=client, response=response),
+        parsed=parsed,
     )
 
 
@@ -98,9 +101,10 @@ def sync_detailed(
      Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20,
     `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining
     two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings
-    without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window
-    gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own
-    `timestamp`) and is 400.
+    without the key are left out (a JSON `null` value is a value); an unknown key or an empty window
+    gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key
+    `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is
+    400.
 
     Args:
         code (str):
@@ -156,9 +160,10 @@ def sync(
      Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20,
     `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining
     two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings
-    without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window
-    gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own
-    `timestamp`) and is 400.
+    without the key are left out (a JSON `null` value is a value); an unknown key or an empty window
+    gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key
+    `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is
+    400.
 
     Args:
         code (str):
@@ -209,9 +214,10 @@ async def asyncio_detailed(
      Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20,
     `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining
     two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings
-    without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window
-    gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own
-    `timestamp`) and is 400.
+    without the key are left out (a JSON `null` value is a value); an unknown key or an empty window
+    gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key
+    `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is
+    400.
 
     Args:
         code (str):
@@ -265,9 +271,10 @@ async def asyncio(
      Returns, newest first, the timestamp and the value of one reading key: a page (`limit` default 20,
     `skip`) or a time window (`seconds`, `minutes` or `hours`, ending `previous` units ago). Combining
     two windows, or a window with `limit`/`skip`, or `previous` without a window, is 400. Readings
-    without the key are left out (a JSON `null` value is a value); an unknown asset or an empty window
-    gives `[]`. The key `timestamp` cannot be listed this way (it would collide with the entry's own
-    `timestamp`) and is 400.
+    without the key are left out (a JSON `null` value is a value); an unknown key or an empty window
+    gives `[]`; an asset without buffered readings is 404, as for every read of one asset. The key
+    `timestamp` cannot be listed this way (it would collide with the entry's own `timestamp`) and is
+    400.
 
     Args:
         code (str):

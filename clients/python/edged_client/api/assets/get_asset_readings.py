@@ -71,11 +71,14 @@ def _parse_response(*, client: Client, response: httpx.Response) -> list[Reading
 
 
 def _build_response(*, client: Client, response: httpx.Response) -> Response[list[Reading]]:
+    # Parsed first: an answer outside 2xx raises its ApiError, whatever its
+    # status (HTTPStatus knows only the registered ones).
+    parsed = _parse_response(client=client, response=response)
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
         headers=response.headers,
-        parsed=_parse_response(client=client, response=response),
+        parsed=parsed,
     )
 
 
@@ -94,8 +97,8 @@ def sync_detailed(
 
      Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`,
     `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with
-    `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives
-    `[]`.
+    `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without
+    buffered readings is 404, as for every read of one asset.
 
     Args:
         code (str):
@@ -147,8 +150,8 @@ def sync(
 
      Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`,
     `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with
-    `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives
-    `[]`.
+    `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without
+    buffered readings is 404, as for every read of one asset.
 
     Args:
         code (str):
@@ -195,8 +198,8 @@ async def asyncio_detailed(
 
      Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`,
     `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with
-    `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives
-    `[]`.
+    `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without
+    buffered readings is 404, as for every read of one asset.
 
     Args:
         code (str):
@@ -246,8 +249,8 @@ async def asyncio(
 
      Returns readings newest first: a page (`limit` default 20, `skip`) or a time window (`seconds`,
     `minutes` or `hours`, ending `previous` units ago). Combining two windows, or a window with
-    `limit`/`skip`, or `previous` without a window, is 400. An unknown asset or an empty window gives
-    `[]`.
+    `limit`/`skip`, or `previous` without a window, is 400. An empty window gives `[]`; an asset without
+    buffered readings is 404, as for every read of one asset.
 
     Args:
         code (str):

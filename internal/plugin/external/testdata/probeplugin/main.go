@@ -10,14 +10,21 @@
 //	big    Run submits a batch of 200 MiB, which the SDK refuses, and fails
 //	       with that refusal
 //
-// It writes to its "device" (Writer): a write of asset "pump" whose value
-// "speed" is an integer succeeds; any other is not writable.
+// It is also a device that can be written to and operated: each write and
+// each operation is emitted as a reading of asset "control" whose values
+// are {"call": "write" or the operation, "asset": the asset written,
+// "values": the values or parameters, with their JSON types}. Writing
+// datapoint "readonly" is refused (ErrNotWritable), and so is a write of
+// asset "pump" other than of one integer "speed"; operation "jam" fails as
+// a device would and any operation but "reset" and "jam" is unknown
+// (ErrNoOperation).
 package main
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -25,7 +32,47 @@ import (
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
-type probe struct{ mode string }
+type probe struct {
+	mode     string
+	controls chan edgeplugin.Reading // what writes and operations emit
+}
+
+func (p *probe) control(ctx context.Context, call, asset string, values map[string]any) error {
+	r, err := edgeplugin.NewReading("control", time.Now(), map[string]any{"call": call, "asset": asset, "values": values})
+	if err != nil {
+		return err
+	}
+	select {
+	case p.controls <- r:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Write records a write.
+func (p *probe) Write(ctx context.Context, asset string, values map[string]any) error {
+	if _, ok := values["readonly"]; ok {
+		return fmt.Errorf("%w: readonly", edgeplugin.ErrNotWritable)
+	}
+	if asset == "pump" {
+		if _, ok := values["speed"].(int64); !ok || len(values) != 1 {
+			return fmt.Errorf("%w: asset %q values %v", edgeplugin.ErrNotWritable, asset, values)
+		}
+	}
+	return p.control(ctx, "write", asset, values)
+}
+
+// Operate records operation reset; jam fails as a device would.
+func (p *probe) Operate(ctx context.Context, operation string, params map[string]any) error {
+	switch operation {
+	case "reset":
+		return p.control(ctx, operation, "", params)
+	case "jam":
+		return errors.New("the probe's valve is jammed")
+	}
+	return fmt.Errorf("%w: %q", edgeplugin.ErrNoOperation, operation)
+}
 
 func (p *probe) Start(ctx context.Context, s edgeplugin.Start) error {
 	p.mode = s.Config["mode"]
@@ -48,17 +95,11 @@ func (p *probe) Reconfigure(edgeplugin.Config) error { return edgeplugin.ErrRest
 
 // The probe implements the gateway's plugin interfaces.
 var (
-	_ edgeplugin.South   = (*probe)(nil)
-	_ edgeplugin.Starter = (*probe)(nil)
-	_ edgeplugin.Writer  = (*probe)(nil)
+	_ edgeplugin.South    = (*probe)(nil)
+	_ edgeplugin.Starter  = (*probe)(nil)
+	_ edgeplugin.Writer   = (*probe)(nil)
+	_ edgeplugin.Operator = (*probe)(nil)
 )
-
-func (p *probe) Write(_ context.Context, asset string, values map[string]any) error {
-	if _, ok := values["speed"].(int64); asset != "pump" || !ok || len(values) != 1 {
-		return fmt.Errorf("%w: asset %q values %v", edgeplugin.ErrNotWritable, asset, values)
-	}
-	return nil
-}
 
 func (p *probe) Run(ctx context.Context, sink edgeplugin.Sink) error {
 	switch p.mode {
@@ -78,8 +119,14 @@ func (p *probe) Run(ctx context.Context, sink edgeplugin.Sink) error {
 		}
 		sink.Put([]edgeplugin.Reading{r})
 	}
-	<-ctx.Done()
-	return nil
+	for {
+		select {
+		case r := <-p.controls:
+			sink.Put([]edgeplugin.Reading{r})
+		case <-ctx.Done():
+			return nil
+		}
+	}
 }
 
 func main() {
@@ -87,6 +134,6 @@ func main() {
 	edgeplugin.Serve(edgeplugin.Plugin{
 		Info: edgeplugin.Info{Name: "probe", Version: "1.0.0", Kind: edgeplugin.KindSouth, Description: string(env),
 			Items: map[string]edgeplugin.Item{"mode": {Description: "What the probe does", Type: "string", Default: "env"}}},
-		South: &probe{},
+		South: &probe{controls: make(chan edgeplugin.Reading, 16)},
 	})
 }

@@ -1,23 +1,28 @@
 // Command svcplugin is a dispatcher service the tests of package external
-// run in its own process. Its methods:
+// run in its own process. Its Write does what the request's name says:
 //
-//	echo    answers the request body
-//	count   adds one to its counter (persisted) and answers it
-//	fail    answers an error of the code {"code":n} names, a plain one for 0
-//	ask     calls the gateway's {"method":m,"body":b} and answers
-//	        {"body":…}, or {"code":n,"message":…} when it failed
-//	relay   calls the gateway likewise and returns its answer or error as is
+//	count   adds one to its counter (persisted) and answers it as the
+//	        result's asset
+//	fail    answers an error of the code of value "code", a plain one for 0
+//	ask     writes to the gateway's service named by the destination (the
+//	        asset: value "asset") and answers its error, if any, as the
+//	        result's error "<code> <message>"
+//	relay   writes likewise and returns the gateway's error as is
 //
-// Once Start returned it tells the gateway "started"
-// {"service":…,"count":n} from a goroutine.
+// Reconfigure with item "hang" set never returns. Once Start returned it
+// tells the gateway, with an audit entry CTLWR {"service":…,"count":n},
+// from a goroutine.
 package main
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strconv"
 	"sync"
 
+	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
@@ -44,55 +49,51 @@ func (s *svc) Start(ctx context.Context, st edgeplugin.Start, host edgeplugin.Ho
 	// serves the process beyond it.
 	go func() {
 		<-ctx.Done()
-		body, _ := json.Marshal(map[string]any{"service": st.Service, "count": state.Count})
-		_, _ = host.Call(context.Background(), "started", body)
+		details, _ := json.Marshal(map[string]any{"service": st.Service, "count": state.Count})
+		_ = host.Audit(context.Background(), edgeplugin.AuditEntry{Source: auditcode.ControlWrite, Severity: auditcode.Information, Details: details})
 	}()
 	return nil
 }
 
-func (s *svc) Call(ctx context.Context, method string, body []byte) ([]byte, error) {
-	switch method {
-	case "echo":
-		return body, nil
+func (s *svc) Write(ctx context.Context, req edgeplugin.ControlRequest) ([]edgeplugin.ControlResult, error) {
+	switch req.Name {
 	case "count":
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.count++
-		return json.Marshal(s.count)
+		return []edgeplugin.ControlResult{{Service: "count", Asset: strconv.Itoa(s.count)}}, nil
 	case "fail":
-		var req struct{ Code edgeplugin.Code }
-		if err := json.Unmarshal(body, &req); err != nil {
-			return nil, edgeplugin.Errorf(edgeplugin.CodeInvalid, "fail: %v", err)
-		}
-		if req.Code == 0 {
+		n, _ := strconv.Atoi(fmt.Sprint(req.Values["code"]))
+		if n == 0 {
 			return nil, errors.New("a plain failure")
 		}
-		return nil, edgeplugin.Errorf(req.Code, "failure of code %d", req.Code)
+		return nil, edgeplugin.Errorf(edgeplugin.Code(n), "failure of code %d", n)
 	case "ask", "relay":
-		var req struct {
-			Method string
-			Body   json.RawMessage
-		}
-		if err := json.Unmarshal(body, &req); err != nil {
-			return nil, edgeplugin.Errorf(edgeplugin.CodeInvalid, "%s: %v", method, err)
-		}
 		s.mu.Lock()
 		host := s.host
 		s.mu.Unlock()
-		got, err := host.Call(ctx, req.Method, req.Body)
+		asset, _ := req.Values["asset"].(string)
+		err := host.Write(ctx, req.Destination, asset, req.Values)
 		switch {
-		case method == "relay":
-			return got, err
+		case req.Name == "relay" && err != nil:
+			return nil, err
 		case err != nil:
-			return json.Marshal(map[string]any{"code": edgeplugin.CodeOf(err), "message": err.Error()})
+			return []edgeplugin.ControlResult{{Service: req.Destination, Error: fmt.Sprintf("%d %s", edgeplugin.CodeOf(err), err)}}, nil
 		}
-		return json.Marshal(map[string]json.RawMessage{"body": got})
+		return []edgeplugin.ControlResult{{Service: req.Destination}}, nil
 	}
-	return nil, edgeplugin.Errorf(edgeplugin.CodeUnsupported, "no method %q", method)
+	return nil, edgeplugin.Errorf(edgeplugin.CodeUnsupported, "no request %q", req.Name)
 }
 
-func (s *svc) Reconfigure(_ context.Context, cfg edgeplugin.Config) error {
-	if cfg["restart"] != "" {
+func (s *svc) Operate(context.Context, edgeplugin.ControlRequest) ([]edgeplugin.ControlResult, error) {
+	return nil, edgeplugin.Errorf(edgeplugin.CodeUnsupported, "no operations")
+}
+
+func (s *svc) Reconfigure(ctx context.Context, cfg edgeplugin.Config) error {
+	switch {
+	case cfg["hang"] != "":
+		select {} // a plugin that never answers
+	case cfg["restart"] != "":
 		return edgeplugin.ErrRestart
 	}
 	return nil
@@ -108,6 +109,6 @@ func main() {
 	edgeplugin.Serve(edgeplugin.Plugin{
 		Info: edgeplugin.Info{Name: "test_dispatcher", Version: "0.1.0", Kind: edgeplugin.KindDispatcher,
 			Description: "the dispatcher service of package external's tests", Persists: true},
-		NewService: func() edgeplugin.Service { return &svc{} },
+		NewDispatcher: func() edgeplugin.Dispatcher { return &svc{} },
 	})
 }

@@ -1,4 +1,4 @@
-package pkgrepo
+package pkgindex
 
 import (
 	"archive/tar"
@@ -62,7 +62,8 @@ func Pack(files []File) ([]byte, error) {
 // Publish adds version p of a package to the repository in dir, with one
 // archive per OS/arch in archives (keyed "os/arch"), and signs the index
 // anew with key, valid for DefaultValidity. A version already there is
-// replaced. dir is the publisher's own directory, so its index is read
+// replaced for the platforms of archives; its artifacts for other
+// platforms stay. dir is the publisher's own directory, so its index is read
 // without verification.
 func Publish(dir string, key ed25519.PrivateKey, p Package, archives map[string][]byte) error {
 	return PublishFor(dir, key, p, archives, DefaultValidity)
@@ -70,29 +71,34 @@ func Publish(dir string, key ed25519.PrivateKey, p Package, archives map[string]
 
 // PublishFor is Publish with the index valid for validFor from now.
 func PublishFor(dir string, key ed25519.PrivateKey, p Package, archives map[string][]byte, validFor time.Duration) error {
+	_, err := PublishAll(dir, key, []Release{{Package: p, Archives: archives}}, validFor)
+	return err
+}
+
+// Release is one version of a package to publish: its index entry (its
+// artifacts are made from Archives) and one archive per "os/arch".
+type Release struct {
+	Package  Package
+	Archives map[string][]byte
+}
+
+// PublishAll adds releases to the repository in dir in one publication: the
+// index is written and signed once, at its next version, valid for validFor
+// from now, and returned. A version already there is replaced for the
+// platforms of its archives; its artifacts for other platforms stay.
+func PublishAll(dir string, key ed25519.PrivateKey, releases []Release, validFor time.Duration) (Index, error) {
 	ix, err := readOwnIndex(dir)
 	if err != nil {
-		return err
+		return Index{}, err
 	}
-	p.Artifacts = nil
-	for _, osArch := range slices.Sorted(maps.Keys(archives)) {
-		goos, goarch, ok := strings.Cut(osArch, "/")
-		if !ok {
-			return fmt.Errorf("archive key %q is not os/arch", osArch)
+	for _, r := range releases {
+		p, err := addRelease(dir, ix, r.Package, r.Archives)
+		if err != nil {
+			return Index{}, err
 		}
-		data := archives[osArch]
-		rel := path.Join("packages", p.Name, p.Version, fmt.Sprintf("%s-%s-%s-%s.tar.gz", p.Name, p.Version, goos, goarch))
-		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(path.Dir(rel))), 0o755); err != nil { //nolint:gosec // public, served as it is
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), data, 0o644); err != nil { //nolint:gosec // a repository is public, served as it is
-			return err
-		}
-		sum := sha256.Sum256(data)
-		p.Artifacts = append(p.Artifacts, Artifact{OS: goos, Arch: goarch, Path: rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])})
+		ix.Packages = slices.DeleteFunc(ix.Packages, func(q Package) bool { return q.Name == p.Name && q.Version == p.Version })
+		ix.Packages = append(ix.Packages, p)
 	}
-	ix.Packages = slices.DeleteFunc(ix.Packages, func(q Package) bool { return q.Name == p.Name && q.Version == p.Version })
-	ix.Packages = append(ix.Packages, p)
 	sort.SliceStable(ix.Packages, func(i, j int) bool {
 		a, b := ix.Packages[i], ix.Packages[j]
 		if a.Name != b.Name {
@@ -101,7 +107,52 @@ func PublishFor(dir string, key ed25519.PrivateKey, p Package, archives map[stri
 		return CompareVersions(a.Version, b.Version) < 0
 	})
 	ix.Expires = time.Now().Add(validFor)
-	return WriteIndex(dir, key, ix)
+	if err := WriteIndex(dir, key, ix); err != nil {
+		return Index{}, err
+	}
+	ix.Version++
+	ix.Expires = ix.Expires.UTC().Truncate(time.Second)
+	return ix, nil
+}
+
+// addRelease writes the archives of p into dir and returns p with its
+// artifacts: those of archives, and those ix lists for p's version on
+// other platforms.
+func addRelease(dir string, ix Index, p Package, archives map[string][]byte) (Package, error) {
+	p.Artifacts = nil
+	// The artifacts an earlier publication of this version has for
+	// platforms archives does not cover stay: each platform's build may be
+	// published on its own.
+	for _, q := range ix.Packages {
+		if q.Name != p.Name || q.Version != p.Version {
+			continue
+		}
+		for _, a := range q.Artifacts {
+			if _, replaced := archives[a.OS+"/"+a.Arch]; !replaced {
+				p.Artifacts = append(p.Artifacts, a)
+			}
+		}
+	}
+	for _, osArch := range slices.Sorted(maps.Keys(archives)) {
+		goos, goarch, ok := strings.Cut(osArch, "/")
+		if !ok {
+			return Package{}, fmt.Errorf("archive key %q is not os/arch", osArch)
+		}
+		data := archives[osArch]
+		rel := path.Join("packages", p.Name, p.Version, fmt.Sprintf("%s-%s-%s-%s.tar.gz", p.Name, p.Version, goos, goarch))
+		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(path.Dir(rel))), 0o755); err != nil { //nolint:gosec // public, served as it is
+			return Package{}, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), data, 0o644); err != nil { //nolint:gosec // a repository is public, served as it is
+			return Package{}, err
+		}
+		sum := sha256.Sum256(data)
+		p.Artifacts = append(p.Artifacts, Artifact{OS: goos, Arch: goarch, Path: rel, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])})
+	}
+	sort.Slice(p.Artifacts, func(i, j int) bool {
+		return p.Artifacts[i].OS+"/"+p.Artifacts[i].Arch < p.Artifacts[j].OS+"/"+p.Artifacts[j].Arch
+	})
+	return p, nil
 }
 
 // Resign signs the repository in dir again, unchanged but for a new
