@@ -71,14 +71,15 @@ PYKEEP    := -x tests -x CHANGELOG.md -x __pycache__ -x .pytest_cache -x .ruff_c
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
 
-generate: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) $(CONSOLETOOLS) $(PLUGTOOLS) ## regenerate gen/, clients/, the docs page and the console from openapi.yaml and web/console, and the plugin contract's code from proto/
+generate: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) $(CONSOLETOOLS) $(PLUGTOOLS) ## regenerate gen/, clients/, the docs page and the console from openapi.yaml and web/console, the plugin contract's code from proto/, and the built-in plugins' README.md and sample configurations
 	scripts/generate.sh .
 	scripts/gen-proto.sh
-	@echo "generated from openapi.yaml and proto/"
+	$(GO) run ./internal/plugin/builtin/gendocs
+	@echo "generated from openapi.yaml, proto/ and the built-in plugins' configuration structs"
 
 # The plugin contract's generator runs beside the others (scripts/generate.sh
 # runs the console's build beside the rest).
-check-generated: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) $(CONSOLETOOLS) $(PLUGTOOLS) ## fail if gen/, clients/, the docs page, the console or the plugin contract's code differ from what their sources generate
+check-generated: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) $(CONSOLETOOLS) $(PLUGTOOLS) ## fail if gen/, clients/, the docs page, the console, the plugin contract's code or the built-in plugins' READMEs and samples differ from what their sources generate
 	@tmp=$$(mktemp -d); proto=; trap '[ -z "$$proto" ] || { kill "$$proto" 2>/dev/null; wait "$$proto" || true; }; rm -rf "$$tmp"' EXIT; \
 	scripts/gen-proto.sh "$$tmp/proto" > "$$tmp/proto.log" 2>&1 & proto=$$!; \
 	scripts/generate.sh "$$tmp"; \
@@ -92,6 +93,7 @@ check-generated: $(PYTOOLS) $(TSTOOLS) $(ROOTTOOLS) $(CONSOLETOOLS) $(PLUGTOOLS)
 	  pluginsdk/python/edged_plugin/pb/plugin_pb2.py pluginsdk/python/edged_plugin/pb/plugin_pb2_grpc.py; do \
 	  cmp -s "$$f" "$$tmp/proto/$$f" || { echo "$$f is stale: run 'make generate' and commit"; stale=1; }; \
 	done; \
+	$(GO) run ./internal/plugin/builtin/gendocs -check || stale=1; \
 	test $$stale = 0; \
 	echo "generated code is current"
 

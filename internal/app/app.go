@@ -306,7 +306,7 @@ func New(ctx context.Context, cfg Config, control *system.Control) (_ *Gateway, 
 	g.assets = assets
 	api := impl.New(impl.Deps{
 		Packages:      pkgs,
-		Catalogue:     catalogue.New(svc.plugins, svc.filters),
+		Catalogue:     catalogue.New(svc.plugins),
 		Store:         store,
 		Totals:        svc.counters,
 		InstanceName:  instanceName,

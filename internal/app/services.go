@@ -10,7 +10,6 @@ import (
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/filter"
-	filterplugins "github.com/edged/edged/internal/filter/builtin"
 	"github.com/edged/edged/internal/ingest"
 	"github.com/edged/edged/internal/metrics"
 	"github.com/edged/edged/internal/north"
@@ -49,10 +48,10 @@ func newServices(store *db.DB, config *configmgr.Manager, auditLog *audit.Logger
 		return config.Value(ctx, configmgr.CategoryService, configmgr.ItemServiceName)
 	}, clk)
 	plugins := builtin.Registry()
-	pipelines, err := filter.New(filter.Options{Store: store, Config: config, Plugins: filterplugins.Definitions(),
+	pipelines, err := filter.New(filter.Options{Store: store, Config: config, Plugins: plugins,
 		Counters: counters, Tracker: tracker, Clock: clk, Logger: log.With("component", "filter")})
 	if err != nil {
-		panic(err) // the built-in filters are fixed at compile time; a test guards them
+		panic(err) // only without a registry
 	}
 	nr := north.New(north.Options{Store: store, Config: config, Audit: auditLog, Plugins: plugins,
 		Tracker: tracker, Clock: clk, Logger: log.With("component", "north"), Monitor: monitor, Filters: pipelines,

@@ -1,8 +1,8 @@
 // Package catalogue lists the plugins a gateway can run, built in and
 // installed from packages, each with the configuration items a service
 // (or filter instance) of it gets, so that a client can render the form
-// that creates one before any exists. It reads the plugin registry and
-// the filter plugins; it keeps nothing of its own.
+// that creates one before any exists. It reads the plugin registry; it
+// keeps nothing of its own.
 package catalogue
 
 import (
@@ -31,31 +31,22 @@ type Entry struct {
 	Items map[string]configmgr.Item
 }
 
-// Plugins are the south, north and service plugins, built in and
-// installed; *plugin.Registry implements it.
+// Plugins are the plugins of every kind, built in and installed;
+// *plugin.Registry implements it.
 type Plugins interface {
-	Kinds() []string
-	Names(kind string) []string
+	Catalogue() []plugin.Entry
 	Lookup(name string) (plugin.Definition, bool)
 }
 
-// Filters are the filter plugins the pipelines run, built in and
-// installed; *filter.Manager implements it.
-type Filters interface {
-	Plugins() []string
-	Lookup(name string) (plugin.FilterDefinition, bool)
-}
-
 // Catalogue answers what plugins there are. It is safe for concurrent
-// use as its sources are.
+// use as its source is.
 type Catalogue struct {
 	plugins Plugins
-	filters Filters
 }
 
-// New returns a catalogue over plugins and filters (nil: no filters).
-func New(plugins Plugins, filters Filters) *Catalogue {
-	return &Catalogue{plugins: plugins, filters: filters}
+// New returns a catalogue over plugins.
+func New(plugins Plugins) *Catalogue {
+	return &Catalogue{plugins: plugins}
 }
 
 // List returns the plugins of kind, or of every kind for "", sorted by
@@ -71,36 +62,23 @@ func (c *Catalogue) List(kind string) []Entry {
 	return out
 }
 
-// entries reads every plugin from the registry and the filters: the one
-// place that knows where plugins are kept and how a plugin's items become
-// a category's. Filter plugins are taken from the filters, which hold the
-// built-in ones too; the registry knows which of them came in packages.
+// entries reads every plugin from the registry (Registry.Catalogue),
+// which holds the filter plugins too: the one place that knows how a
+// plugin's items become a category's (a service's or a filter
+// instance's).
 func (c *Catalogue) entries() []Entry {
 	var out []Entry
-	for _, kind := range c.plugins.Kinds() {
-		if kind == plugin.KindFilter {
+	for _, e := range c.plugins.Catalogue() {
+		d, ok := c.plugins.Lookup(e.Name)
+		if !ok { // removed meanwhile
 			continue
 		}
-		for _, name := range c.plugins.Names(kind) {
-			d, ok := c.plugins.Lookup(name)
-			if !ok { // removed meanwhile
-				continue
-			}
-			out = append(out, Entry{Name: d.Name, Kind: d.Kind, Version: d.Version, Description: d.Description,
-				Package: d.External, Items: configmgr.Initial(service.Items(d))})
+		items := service.Items
+		if d.Kind == plugin.KindFilter {
+			items = filter.Items
 		}
-	}
-	if c.filters == nil {
-		return out
-	}
-	for _, name := range c.filters.Plugins() {
-		d, ok := c.filters.Lookup(name)
-		if !ok {
-			continue
-		}
-		reg, _ := c.plugins.Lookup(name)
-		out = append(out, Entry{Name: d.Name, Kind: plugin.KindFilter, Version: d.Version, Description: d.Description,
-			Package: reg.External && reg.Kind == plugin.KindFilter, Items: configmgr.Initial(filter.Items(d))})
+		out = append(out, Entry{Name: d.Name, Kind: d.Kind, Version: d.Version, Description: d.Description,
+			Package: d.External, Items: configmgr.Initial(items(d))})
 	}
 	return out
 }

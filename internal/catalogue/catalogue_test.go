@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/edged/edged/internal/configmgr"
-	"github.com/edged/edged/internal/filter"
-	filterplugins "github.com/edged/edged/internal/filter/builtin"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/plugin/builtin"
 )
@@ -26,36 +24,26 @@ func packaged() plugin.Definition {
 	}
 }
 
-func packagedFilter() plugin.FilterDefinition {
-	return plugin.FilterDefinition{Name: "pkg_filter", Version: "0.3.0", Description: "A filter from a package",
-		Items: map[string]configmgr.Item{"factor": {Description: "Factor", Type: configmgr.TypeFloat, Default: "2"}},
-		New:   func(plugin.FilterEnv, plugin.Config) (plugin.Filter, error) { return nil, nil },
+func packagedFilter() plugin.Definition {
+	return plugin.Definition{Name: "pkg_filter", Version: "0.3.0", Kind: plugin.KindFilter, Description: "A filter from a package",
+		External:  true,
+		Items:     map[string]configmgr.Item{"factor": {Description: "Factor", Type: configmgr.TypeFloat, Default: "2"}},
+		NewFilter: func(plugin.FilterEnv, plugin.Config) (plugin.Filter, error) { return nil, nil },
 	}
 }
 
-// gateway returns the registry and filters a gateway starts with, plus a
-// package's south plugin and filter plugin, registered as the package
-// manager registers them.
-func gateway(t *testing.T) (*plugin.Registry, *filter.Manager) {
+// gateway returns the registry a gateway starts with (every kind, the
+// filters included), plus a package's south plugin and filter plugin,
+// registered as the package manager registers them.
+func gateway(t *testing.T) *plugin.Registry {
 	t.Helper()
 	reg := builtin.Registry()
-	if err := reg.Add(packaged()); err != nil {
-		t.Fatal(err)
+	for _, d := range []plugin.Definition{packaged(), packagedFilter()} {
+		if err := reg.Add(d); err != nil {
+			t.Fatal(err)
+		}
 	}
-	filters, err := filter.New(filter.Options{Plugins: filterplugins.Definitions()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fd := packagedFilter()
-	if err := filters.AddPlugin(fd, false); err != nil {
-		t.Fatal(err)
-	}
-	err = reg.Add(plugin.Definition{Name: fd.Name, Version: fd.Version, Kind: plugin.KindFilter, External: true, Items: fd.Items,
-		NewFilter: fd.New})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return reg, filters
+	return reg
 }
 
 func find(entries []Entry, name string) (Entry, bool) {
@@ -67,16 +55,13 @@ func find(entries []Entry, name string) (Entry, bool) {
 }
 
 func TestListsEveryPlugin(t *testing.T) {
-	reg, filters := gateway(t)
-	c := New(reg, filters)
+	reg := gateway(t)
+	c := New(reg)
 	all := c.List("")
 
 	var want []string
 	for _, d := range builtin.Definitions() {
 		want = append(want, d.Kind+"/"+d.Name)
-	}
-	for _, d := range filterplugins.Definitions() {
-		want = append(want, plugin.KindFilter+"/"+d.Name)
 	}
 	want = append(want, "south/pkg_south", "filter/pkg_filter")
 	slices.Sort(want)
@@ -127,8 +112,8 @@ func TestListsEveryPlugin(t *testing.T) {
 }
 
 func TestItemsCarryTheWholeSchema(t *testing.T) {
-	reg, filters := gateway(t)
-	e, ok := find(New(reg, filters).List(plugin.KindSouth), "pkg_south")
+	reg := gateway(t)
+	e, ok := find(New(reg).List(plugin.KindSouth), "pkg_south")
 	if !ok {
 		t.Fatal("pkg_south not listed")
 	}
@@ -149,8 +134,8 @@ func TestItemsCarryTheWholeSchema(t *testing.T) {
 }
 
 func TestListByKind(t *testing.T) {
-	reg, filters := gateway(t)
-	c := New(reg, filters)
+	reg := gateway(t)
+	c := New(reg)
 	for _, kind := range []string{plugin.KindSouth, plugin.KindNorth, plugin.KindFilter} {
 		t.Run(kind, func(t *testing.T) {
 			got := c.List(kind)
@@ -170,11 +155,10 @@ func TestListByKind(t *testing.T) {
 }
 
 func TestRemovedPackageLeaves(t *testing.T) {
-	reg, filters := gateway(t)
-	c := New(reg, filters)
+	reg := gateway(t)
+	c := New(reg)
 	reg.Remove("pkg_south")
 	reg.Remove("pkg_filter")
-	filters.RemovePlugin("pkg_filter")
 	for _, name := range []string{"pkg_south", "pkg_filter"} {
 		if _, ok := find(c.List(""), name); ok {
 			t.Errorf("%s still listed after its removal", name)

@@ -1,6 +1,7 @@
 package configmgr
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -163,4 +164,37 @@ func encodeCategory(c Category) (db.Category, error) {
 		return db.Category{}, fmt.Errorf("configmgr: encode items of category %q: %w", c.Key, err)
 	}
 	return db.Category{Key: c.Key, Description: c.Description, DisplayName: c.DisplayName, Items: raw}, nil
+}
+
+// ValueReader reads an item's value in clear; *Manager implements it.
+type ValueReader interface {
+	Value(ctx context.Context, key, item string) (string, error)
+}
+
+// Unmasked returns a copy of c, as Category returned it (passwords
+// masked), whose password items hold their values in clear, read through
+// r: what a plugin instance is configured with.
+func Unmasked(ctx context.Context, r ValueReader, c Category) (Category, error) {
+	out := c
+	out.Items = make(map[string]Item, len(c.Items))
+	for name, it := range c.Items {
+		if it.Type == TypePassword {
+			v, err := r.Value(ctx, c.Key, name)
+			if err != nil {
+				return Category{}, fmt.Errorf("configuration of %q: %w", c.Key, err)
+			}
+			it.Value = v
+		}
+		out.Items[name] = it
+	}
+	return out, nil
+}
+
+// Values returns the value of every item of c by name.
+func (c Category) Values() map[string]string {
+	out := make(map[string]string, len(c.Items))
+	for name, it := range c.Items {
+		out[name] = it.Value
+	}
+	return out
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/filter"
-	"github.com/edged/edged/internal/filter/builtin"
 	"github.com/edged/edged/internal/ingest"
 	"github.com/edged/edged/internal/plugin"
 )
@@ -52,7 +51,7 @@ func benchPipeline(b *testing.B, d *db.DB, filters []string) {
 	cfg := configmgr.New(d, audit.New(d, nil), nil)
 	counters := ingest.NewCounters(d, nil)
 	tracker := ingest.NewTracker(d, func(context.Context) (string, error) { return "bench", nil }, clk)
-	m, err := filter.New(filter.Options{Store: d, Config: cfg, Plugins: builtin.Definitions(), Counters: counters, Tracker: tracker})
+	m, err := filter.New(filter.Options{Store: d, Config: cfg, Plugins: registry(b), Counters: counters, Tracker: tracker})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -136,7 +135,7 @@ func BenchmarkPipelineCPU(b *testing.B) {
 	d := dbtest.SQLite(b)
 	ctx := context.Background()
 	cfg := configmgr.New(d, audit.New(d, nil), nil)
-	m, err := filter.New(filter.Options{Store: d, Config: cfg, Plugins: builtin.Definitions(), Counters: &counter{n: map[string]int64{}}})
+	m, err := filter.New(filter.Options{Store: d, Config: cfg, Plugins: registry(b), Counters: &counter{n: map[string]int64{}}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -69,11 +69,19 @@ type Tracker interface {
 	Track(ctx context.Context, event, service, plugin, asset string) error
 }
 
+// Plugins are the plugins a gateway has; *plugin.Registry implements it.
+type Plugins interface {
+	Lookup(name string) (plugin.Definition, bool)
+	Names(kind string) []string
+}
+
 // Options configure a Manager.
 type Options struct {
-	Store    Store
-	Config   Config
-	Plugins  []plugin.FilterDefinition
+	Store  Store
+	Config Config
+	// Plugins is the gateway's plugin registry; the filter plugins are
+	// its plugins of kind filter, built in or installed from packages.
+	Plugins  Plugins
 	Counters Counter
 	Tracker  Tracker // nil: no tracking
 	Clock    clock.Clock
@@ -92,75 +100,34 @@ type Manager struct {
 	o   Options
 	log *slog.Logger
 
-	defsMu sync.RWMutex // guards defs: installed packages add and remove plugins
-	defs   map[string]plugin.FilterDefinition
-
 	mu   sync.Mutex           // guards live
 	live map[string]*Pipeline // running pipelines by service
 }
 
-// New returns a Manager. It returns an error for two plugins of one name
-// or one without a name or constructor.
+// New returns a Manager. It returns an error without a plugin registry.
 func New(o Options) (*Manager, error) {
+	if o.Plugins == nil {
+		return nil, errors.New("filter: no plugin registry")
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	if o.Clock == nil {
 		o.Clock = clock.Real{}
 	}
-	m := &Manager{o: o, log: o.Logger, defs: map[string]plugin.FilterDefinition{}, live: map[string]*Pipeline{}}
-	for _, d := range o.Plugins {
-		switch {
-		case d.Name == "" || d.New == nil:
-			return nil, fmt.Errorf("filter: definition %q lacks a name or constructor", d.Name)
-		case m.defs[d.Name].Name != "":
-			return nil, fmt.Errorf("filter: %q is defined twice", d.Name)
-		}
-		m.defs[d.Name] = d
-	}
-	return m, nil
+	return &Manager{o: o, log: o.Logger, live: map[string]*Pipeline{}}, nil
 }
 
 // Plugins returns the names of the filter plugins, sorted.
-func (m *Manager) Plugins() []string {
-	m.defsMu.RLock()
-	defer m.defsMu.RUnlock()
-	return slices.Sorted(maps.Keys(m.defs))
-}
+func (m *Manager) Plugins() []string { return m.o.Plugins.Names(plugin.KindFilter) }
 
 // Lookup returns the filter plugin named name.
-func (m *Manager) Lookup(name string) (plugin.FilterDefinition, bool) {
-	m.defsMu.RLock()
-	defer m.defsMu.RUnlock()
-	d, ok := m.defs[name]
-	return d, ok
-}
-
-// AddPlugin adds a filter plugin installed while the gateway runs (a
-// package), or with replace puts d in place of the plugin of its name (a
-// newer version): pipelines started from then on run it. It returns
-// plugin.ErrDefined for a name already there when not replacing.
-func (m *Manager) AddPlugin(d plugin.FilterDefinition, replace bool) error {
-	if d.Name == "" || d.New == nil {
-		return fmt.Errorf("filter: definition %q lacks a name or constructor", d.Name)
+func (m *Manager) Lookup(name string) (plugin.Definition, bool) {
+	d, ok := m.o.Plugins.Lookup(name)
+	if !ok || d.Kind != plugin.KindFilter || d.NewFilter == nil {
+		return plugin.Definition{}, false
 	}
-	m.defsMu.Lock()
-	defer m.defsMu.Unlock()
-	if _, ok := m.defs[d.Name]; ok && !replace {
-		return fmt.Errorf("filter: %q: %w", d.Name, plugin.ErrDefined)
-	}
-	m.defs[d.Name] = d
-	return nil
-}
-
-// RemovePlugin removes the filter plugin name, reporting whether it was
-// there. Remove only a plugin no filter instance uses (UsedBy).
-func (m *Manager) RemovePlugin(name string) bool {
-	m.defsMu.Lock()
-	defer m.defsMu.Unlock()
-	_, ok := m.defs[name]
-	delete(m.defs, name)
-	return ok
+	return d, true
 }
 
 // UsedBy returns the filter instances of plugin pluginName, by name.
@@ -180,7 +147,7 @@ func (m *Manager) UsedBy(ctx context.Context, pluginName string) ([]string, erro
 
 // Items returns the item definitions of the category of an instance of
 // def: the plugin's own, its readonly name and the enable switch.
-func Items(def plugin.FilterDefinition) map[string]configmgr.Item {
+func Items(def plugin.Definition) map[string]configmgr.Item {
 	out := make(map[string]configmgr.Item, len(def.Items)+2)
 	maps.Copy(out, def.Items)
 	out[ItemPlugin] = configmgr.Item{Description: "The filter plugin of this instance", Type: configmgr.TypeString,
@@ -254,7 +221,7 @@ func (m *Manager) Create(ctx context.Context, name, pluginName string, values ma
 }
 
 // createCategory creates an instance's category with the checked values.
-func (m *Manager) createCategory(ctx context.Context, name string, def plugin.FilterDefinition, its map[string]configmgr.Item, values map[string]string) error {
+func (m *Manager) createCategory(ctx context.Context, name string, def plugin.Definition, its map[string]configmgr.Item, values map[string]string) error {
 	desc := def.Description
 	if desc == "" {
 		desc = def.Name + " filter"
@@ -284,14 +251,14 @@ func closeFilter(f plugin.Filter, log *slog.Logger) {
 }
 
 // instance creates a filter instance, turning a panic into an error.
-func (m *Manager) instance(name string, def plugin.FilterDefinition, cfg plugin.Config) (f plugin.Filter, err error) {
+func (m *Manager) instance(name string, def plugin.Definition, cfg plugin.Config) (f plugin.Filter, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("filter plugin %q panicked while starting: %v", def.Name, p)
 		}
 	}()
 	env := plugin.FilterEnv{Env: plugin.Env{Service: "", Clock: m.o.Clock, Logger: m.log.With("filter", name)}, Instance: name}
-	return def.New(env, cfg)
+	return def.NewFilter(env, cfg)
 }
 
 // Get returns the filter instance name; NotFound when there is none.
@@ -593,19 +560,13 @@ func (p *Pipeline) reconfigure(ctx context.Context, s *stage) (err error) {
 // config reads an instance's configuration, passwords unmasked.
 func (m *Manager) config(ctx context.Context, name string) (plugin.Config, error) {
 	c, err := m.o.Config.Category(ctx, name)
+	if err == nil {
+		c, err = configmgr.Unmasked(ctx, m.o.Config, c)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("configuration of filter %q: %w", name, err)
 	}
-	cfg := make(plugin.Config, len(c.Items))
-	for item, it := range c.Items {
-		cfg[item] = it.Value
-		if it.Type == configmgr.TypePassword {
-			if cfg[item], err = m.o.Config.Value(ctx, name, item); err != nil {
-				return nil, fmt.Errorf("configuration of filter %q: %w", name, err)
-			}
-		}
-	}
-	return cfg, nil
+	return c.Values(), nil
 }
 
 // persist stores the state of a persisting filter of service.

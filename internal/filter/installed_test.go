@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/edged/edged/internal/fault"
 	"github.com/edged/edged/internal/filter"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/plugin/plugintest"
@@ -20,12 +21,7 @@ type outOfProcess struct {
 	closed *int
 }
 
-func (o outOfProcess) Process(points []plugin.Point) []plugin.Point {
-	out, _ := o.TryProcess(points)
-	return out
-}
-
-func (o outOfProcess) TryProcess(points []plugin.Point) ([]plugin.Point, error) {
+func (o outOfProcess) Process(_ context.Context, points []plugin.Point) ([]plugin.Point, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if *o.fail {
@@ -62,21 +58,17 @@ func TestInstalledFilterPlugin(t *testing.T) {
 		fail   bool
 		closed int
 	)
-	def := plugin.FilterDefinition{Name: "times_ten", Version: "1.0.0",
-		New: func(plugin.FilterEnv, plugin.Config) (plugin.Filter, error) {
+	def := plugin.Definition{Name: "times_ten", Version: "1.0.0", Kind: plugin.KindFilter,
+		NewFilter: func(plugin.FilterEnv, plugin.Config) (plugin.Filter, error) {
 			return outOfProcess{mu: &mu, fail: &fail, closed: &closed}, nil
 		}}
 	if _, err := f.m.Create(t.Context(), "t1", "times_ten", nil); err == nil {
 		t.Fatal("Create of a plugin not installed yet = nil")
 	}
-	if err := f.m.AddPlugin(def, false); err != nil {
+	// Installing a package adds its plugin to the one registry, where
+	// the filters find it.
+	if err := f.plugins.Add(def); err != nil {
 		t.Fatal(err)
-	}
-	if err := f.m.AddPlugin(def, false); !errors.Is(err, plugin.ErrDefined) {
-		t.Errorf("AddPlugin twice = %v, want ErrDefined", err)
-	}
-	if err := f.m.AddPlugin(def, true); err != nil {
-		t.Errorf("AddPlugin replacing = %v", err)
 	}
 	if !slices.Contains(f.m.Plugins(), "times_ten") {
 		t.Errorf("Plugins = %v", f.m.Plugins())
@@ -119,7 +111,8 @@ func TestInstalledFilterPlugin(t *testing.T) {
 		t.Errorf("closed %d times after the pipeline closed, want 2", closed)
 	}
 	mu.Unlock()
-	if !f.m.RemovePlugin("times_ten") || f.m.RemovePlugin("times_ten") {
-		t.Error("RemovePlugin did not report the plugin there once")
+	f.plugins.Remove("times_ten")
+	if _, err := f.m.Create(t.Context(), "t2", "times_ten", nil); !errors.Is(err, fault.NotFound) {
+		t.Errorf("Create of a removed plugin = %v, want NotFound", err)
 	}
 }

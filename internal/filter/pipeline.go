@@ -13,6 +13,7 @@ import (
 	"github.com/edged/edged/db"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/stats"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Stage says where a pipeline runs.
@@ -120,19 +121,21 @@ func (p *Pipeline) rollback(snap snapshot) {
 // apply runs points through the enabled filters and tracks the assets each
 // one passes on (Filter events). A panicking filter passes its input on
 // unchanged and is logged: filtering must not stop ingest. p.mu is held.
-func (p *Pipeline) apply(points []plugin.Point) []plugin.Point {
+func (p *Pipeline) apply(ctx context.Context, points []plugin.Point) []plugin.Point {
 	for _, s := range p.stages {
 		if !s.enabled || len(points) == 0 {
 			continue
 		}
-		points = p.run(s, points)
+		points = p.run(ctx, s, points)
 		p.track(s, points)
 	}
 	return points
 }
 
-// run calls one filter, recovering a panic.
-func (p *Pipeline) run(s *stage, in []plugin.Point) (out []plugin.Point) {
+// run calls one filter, recovering a panic. A filter that fails (one in
+// its own process that died) passes its batch on unfiltered, as one that
+// panics does.
+func (p *Pipeline) run(ctx context.Context, s *stage, in []plugin.Point) (out []plugin.Point) {
 	defer func() {
 		if r := recover(); r != nil {
 			p.log.Error("filter panicked; its batch passed unfiltered", "service", p.service, "filter", s.name,
@@ -140,15 +143,12 @@ func (p *Pipeline) run(s *stage, in []plugin.Point) (out []plugin.Point) {
 			out = in
 		}
 	}()
-	if ff, ok := s.inst.(plugin.FallibleFilter); ok {
-		out, err := ff.TryProcess(in)
-		if err != nil {
-			p.log.Error("filter failed; its batch passed unfiltered", "service", p.service, "filter", s.name, "error", err)
-			return in
-		}
-		return out
+	out, err := s.inst.Process(ctx, in)
+	if err != nil {
+		p.log.Error("filter failed; its batch passed unfiltered", "service", p.service, "filter", s.name, "error", err)
+		return in
 	}
-	return s.inst.Process(in)
+	return out
 }
 
 // track records a Filter event for each asset a filter passed on.
@@ -186,9 +186,9 @@ func (p *Pipeline) dropped(n int) {
 }
 
 // transform runs decoded readings through the pipeline; p.mu is held.
-func (p *Pipeline) transform(points []plugin.Point) ([]plugin.Point, []plugin.Reading, error) {
-	points = p.apply(points)
-	out, err := encode(points)
+func (p *Pipeline) transform(ctx context.Context, points []plugin.Point) ([]plugin.Point, []plugin.Reading, error) {
+	points = p.apply(ctx, points)
+	out, err := edgeplugin.Readings(points)
 	return points, out, err
 }
 
@@ -208,10 +208,12 @@ func (s *sink) Put(readings []plugin.Reading) {
 		s.next.Put(readings)
 		return
 	}
-	points := decode(readings) // outside the lock: producers decode in parallel
+	points := edgeplugin.Points(readings) // outside the lock: producers decode in parallel
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	_, out, err := p.transform(points)
+	// A Sink call has no context: a filter bounds its own waits (one in
+	// its own process: a batch's round trip).
+	_, out, err := p.transform(context.Background(), points)
 	if err != nil {
 		p.log.Error("filtered readings not encoded; discarded", "service", p.service, "error", err)
 		return
@@ -230,11 +232,11 @@ func (s *sink) Submit(readings []plugin.Reading) (plugin.Receipt, error) {
 	if p.Empty() || len(readings) == 0 {
 		return s.next.Submit(readings)
 	}
-	points := decode(readings) // outside the lock: producers decode in parallel
+	points := edgeplugin.Points(readings) // outside the lock: producers decode in parallel
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	snap := p.snapshot()
-	_, out, err := p.transform(points)
+	_, out, err := p.transform(context.Background(), points)
 	if err != nil {
 		p.rollback(snap)
 		return nil, err
@@ -270,7 +272,7 @@ func (n *northFilter) Send(ctx context.Context, readings []plugin.Reading) (int,
 		return n.out.Send(ctx, readings)
 	}
 	snap := p.snapshot()
-	points, out, err := p.transform(decode(readings))
+	points, out, err := p.transform(ctx, edgeplugin.Points(readings))
 	if err != nil {
 		p.rollback(snap)
 		return 0, err
@@ -289,7 +291,7 @@ func (n *northFilter) Send(ctx context.Context, readings []plugin.Reading) (int,
 	done := max(0, points[max(sent, 0)].Origin)
 	p.rollback(snap)
 	if done > 0 {
-		p.apply(decode(readings[:done]))
+		p.apply(ctx, edgeplugin.Points(readings[:done]))
 	}
 	p.dropped(done - max(sent, 0))
 	if err == nil {

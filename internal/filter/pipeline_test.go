@@ -58,6 +58,8 @@ type fixture struct {
 	m   *filter.Manager
 	c   *counter
 	tr  *tracker
+	// plugins is the registry the filters find their plugins in.
+	plugins *plugin.Registry
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -65,7 +67,8 @@ func newFixture(t *testing.T) *fixture {
 	d := dbtest.SQLite(t)
 	cfg := configmgr.New(d, audit.New(d, nil), nil)
 	c, tr := &counter{n: map[string]int64{}}, &tracker{}
-	m, err := filter.New(filter.Options{Store: d, Config: cfg, Plugins: builtin.Definitions(), Counters: c, Tracker: tr})
+	plugins := registry(t)
+	m, err := filter.New(filter.Options{Store: d, Config: cfg, Plugins: plugins, Counters: c, Tracker: tr})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +80,17 @@ func newFixture(t *testing.T) *fixture {
 	if _, err := cfg.Create(ctx, configmgr.CategoryInput{Key: "svc", Description: "svc", Items: map[string]configmgr.Item{}}); err != nil {
 		t.Fatal(err)
 	}
-	return &fixture{d: d, cfg: cfg, m: m, c: c, tr: tr}
+	return &fixture{d: d, cfg: cfg, m: m, c: c, tr: tr, plugins: plugins}
+}
+
+// registry returns a registry of the built-in filter plugins.
+func registry(t testing.TB) *plugin.Registry {
+	t.Helper()
+	r, err := plugin.NewRegistry(builtin.Definitions()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 func (f *fixture) create(t *testing.T, name, pluginName string, cfg map[string]string) {

@@ -195,19 +195,13 @@ func (rt *Runtime) audit(ctx context.Context, source, severity string, details a
 // password values unmasked.
 func (rt *Runtime) config(ctx context.Context, name string) (plugin.Config, error) {
 	c, err := rt.o.Config.Category(ctx, name)
+	if err == nil {
+		c, err = configmgr.Unmasked(ctx, rt.o.Config, c)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("configuration of %q: %w", name, err)
 	}
-	cfg := make(plugin.Config, len(c.Items))
-	for item, it := range c.Items {
-		cfg[item] = it.Value
-		if it.Type == configmgr.TypePassword {
-			if cfg[item], err = rt.o.Config.Value(ctx, name, item); err != nil {
-				return nil, fmt.Errorf("configuration of %q: %w", name, err)
-			}
-		}
-	}
-	return cfg, nil
+	return c.Values(), nil
 }
 
 // instance creates a plugin instance for the north service or task name,

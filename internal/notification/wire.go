@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -50,19 +49,11 @@ func wireOf(name string, own configmgr.Category, rule, delivery map[string]confi
 // unmasked returns the items of c with the values of password items
 // read in clear.
 func (m *Manager) unmasked(ctx context.Context, c configmgr.Category) (map[string]configmgr.Item, error) {
-	items := maps.Clone(c.Items)
-	for n, it := range items {
-		if it.Type != configmgr.TypePassword {
-			continue
-		}
-		v, err := m.o.Config.Value(ctx, c.Key, n)
-		if err != nil {
-			return nil, fmt.Errorf("notification: %w", err)
-		}
-		it.Value = v
-		items[n] = it
+	c, err := configmgr.Unmasked(ctx, m.o.Config, c)
+	if err != nil {
+		return nil, fmt.Errorf("notification: %w", err)
 	}
-	return items, nil
+	return c.Items, nil
 }
 
 // wires returns every instance as the process gets it.

@@ -3,19 +3,18 @@ package notify
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"mime"
 	"net"
 	"net/mail"
 	"net/smtp"
-	"os"
 	"strconv"
 	"strings"
 	"text/template"
 	"time"
+
+	"github.com/edged/edged/internal/tlsclient"
 )
 
 // STARTTLS policies of the email delivery.
@@ -127,16 +126,9 @@ func (e *email) send(c *smtp.Client, msg []byte) error {
 	}
 	if e.starttls != startTLSNone {
 		if ok, _ := c.Extension("STARTTLS"); ok {
-			cfg := &tls.Config{ServerName: e.host, MinVersion: tls.VersionTLS12}
-			if e.caFile != "" {
-				pem, err := os.ReadFile(e.caFile)
-				if err != nil {
-					return fmt.Errorf("CA file: %w", err)
-				}
-				cfg.RootCAs = x509.NewCertPool()
-				if !cfg.RootCAs.AppendCertsFromPEM(pem) {
-					return fmt.Errorf("CA file %s holds no PEM certificate", e.caFile)
-				}
+			cfg, err := tlsclient.ConfigFile(e.host, e.caFile)
+			if err != nil {
+				return err
 			}
 			if err := c.StartTLS(cfg); err != nil {
 				return fmt.Errorf("STARTTLS: %w", err)

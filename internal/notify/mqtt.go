@@ -2,8 +2,6 @@ package notify
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -11,6 +9,8 @@ import (
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
+
+	"github.com/edged/edged/internal/tlsclient"
 )
 
 func init() {
@@ -67,7 +67,7 @@ func newMQTT(c config, _ deps) (delivery, error) {
 			return nil, fmt.Errorf("item %q is set but the broker %q is not ssl://", "caFile", c["broker"])
 		}
 	case "ssl", "tls", "mqtts":
-		cfg := &tls.Config{MinVersion: tls.VersionTLS12, ServerName: u.Hostname()}
+		cfg, _ := tlsclient.Config(u.Hostname(), nil) // no CA yet: it is read at connect
 		m.opts.SetTLSConfig(cfg)
 	default:
 		return nil, fmt.Errorf("item %q = %q: scheme %q is not tcp or ssl", "broker", c["broker"], u.Scheme)
@@ -82,15 +82,11 @@ func (m *mqttDelivery) connect() error {
 		return nil
 	}
 	if m.caFile != "" {
-		pem, err := os.ReadFile(m.caFile)
+		cfg, err := tlsclient.ConfigFile("", m.caFile)
 		if err != nil {
-			return fmt.Errorf("CA file: %w", err)
+			return err
 		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return fmt.Errorf("CA file %s holds no PEM certificate", m.caFile)
-		}
-		m.opts.TLSConfig.RootCAs = pool
+		m.opts.TLSConfig.RootCAs = cfg.RootCAs
 	}
 	c := paho.NewClient(m.opts)
 	tok := c.Connect()

@@ -28,6 +28,7 @@ import (
 
 	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/clock"
+	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
@@ -363,7 +364,7 @@ func (e *Engine) Readings(ctx context.Context, readings []Reading) {
 			if !ok {
 				continue
 			}
-			v, ok := number(raw)
+			v, ok := plugin.NumberOrBool(raw)
 			if !ok {
 				continue
 			}
@@ -478,34 +479,4 @@ func (e *Engine) Close() {
 		in.stopChannels()
 	}
 	e.cancel()
-}
-
-// number converts a datapoint's value to a float64; other than numbers,
-// true is 1 and false 0. Strings and objects are not numbers.
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case int64:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case float32:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case uint64:
-		return float64(x), true
-	case uint32:
-		return float64(x), true
-	case interface{ Float64() (float64, error) }: // json.Number
-		f, err := x.Float64()
-		return f, err == nil
-	case bool:
-		if x {
-			return 1, true
-		}
-		return 0, true
-	}
-	return 0, false
 }

@@ -91,12 +91,9 @@ type Restarter interface {
 	Restart(ctx context.Context, service string) error
 }
 
-// Filters holds the filter plugins the pipelines run; *filter.Manager
-// implements it.
+// Filters are the filter instances of the pipelines, which a package's
+// filter plugin may be used by; *filter.Manager implements it.
 type Filters interface {
-	Lookup(name string) (plugin.FilterDefinition, bool)
-	AddPlugin(d plugin.FilterDefinition, replace bool) error
-	RemovePlugin(name string) bool
 	UsedBy(ctx context.Context, pluginName string) ([]string, error)
 	Pipeline(ctx context.Context, service string) ([]string, error)
 }
@@ -113,9 +110,8 @@ type Options struct {
 	Store   Store
 	Audit   Auditor
 	Plugins *plugin.Registry
-	// Filters is where filter plugins run (the filter pipelines); an
-	// installed filter plugin is added there too. nil: filter packages are
-	// registered in Plugins only.
+	// Filters tells which filter instances use a plugin (the filter
+	// pipelines find installed filter plugins in Plugins). nil: none.
 	Filters Filters
 	// Tasks finds the north tasks of a plugin, so that a package they
 	// use is not removed; *north.Runtime implements it. nil: none.
@@ -264,14 +260,9 @@ func (m *Manager) register(ctx context.Context, dir, digest string, replace bool
 	return m.addDefinition(def, replace)
 }
 
-// addDefinition adds def to the registry, and to the filters when it is a
-// filter plugin.
+// addDefinition adds def to the registry (the filter pipelines find a
+// filter plugin there too).
 func (m *Manager) addDefinition(def plugin.Definition, replace bool) error {
-	if fd, ok := external.FilterDefinition(def); ok && m.o.Filters != nil {
-		if err := m.o.Filters.AddPlugin(fd, replace); err != nil {
-			return err
-		}
-	}
 	if replace {
 		return m.o.Plugins.Replace(def)
 	}
@@ -471,11 +462,6 @@ func (m *Manager) Install(ctx context.Context, typ, name, version string, allowD
 		if _, ok := m.o.Plugins.Lookup(name); ok {
 			return Started{}, fault.New(fault.Conflict, "a plugin named %q is built in", name)
 		}
-		if m.o.Filters != nil {
-			if _, ok := m.o.Filters.Lookup(name); ok {
-				return Started{}, fault.New(fault.Conflict, "a filter plugin named %q is built in", name)
-			}
-		}
 	}
 	lg := m.newLog("install-" + name)
 	ix, err := m.index(ctx, repo, lg, auditInstalled, map[string]any{"name": name})
@@ -647,27 +633,17 @@ func (m *Manager) Remove(ctx context.Context, name string) error {
 	}
 	var p pkgrepo.Package
 	_ = json.Unmarshal(b, &p)
-	// The plugin is unregistered before its users are looked for, and
-	// services, tasks and filters look the plugin up again once recorded:
+	// The plugin (of any kind: the one registry holds filters too) is
+	// unregistered before its users are looked for, and services, tasks
+	// and filters look the plugin up again once recorded:
 	// so either a user created meanwhile is found here, or its creation
 	// finds the plugin gone. Put back when the package stays.
 	def, registered := m.o.Plugins.Lookup(name)
 	m.o.Plugins.Remove(name)
-	var fd plugin.FilterDefinition
-	var filterRegistered bool
-	if m.o.Filters != nil {
-		fd, filterRegistered = m.o.Filters.Lookup(name)
-		m.o.Filters.RemovePlugin(name)
-	}
 	restore := func() {
 		if registered {
 			if err := m.o.Plugins.Add(def); err != nil {
 				m.log.Error("plugin of a package kept not registered again", "package", name, "error", err)
-			}
-		}
-		if filterRegistered {
-			if err := m.o.Filters.AddPlugin(fd, false); err != nil {
-				m.log.Error("filter plugin of a package kept not registered again", "package", name, "error", err)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
 )
@@ -18,4 +19,53 @@ func Tidy(f float64) float64 {
 		return f
 	}
 	return v
+}
+
+// Number returns v, a value of a reading or of a write, as a float64 when
+// it is a number: any Go integer or floating-point type, or a json.Number
+// that parses. Anything else, a boolean included, is not a number: a
+// filter does not scale a flag, an OPC UA Double takes no boolean.
+func Number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case int8:
+		return float64(x), true
+	case int16:
+		return float64(x), true
+	case int32:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case uint:
+		return float64(x), true
+	case uint8:
+		return float64(x), true
+	case uint16:
+		return float64(x), true
+	case uint32:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// NumberOrBool is Number that also takes a boolean as true 1 and false 0:
+// for a Modbus coil, or a threshold rule over a flag.
+func NumberOrBool(v any) (float64, bool) {
+	if b, ok := v.(bool); ok {
+		if b {
+			return 1, true
+		}
+		return 0, true
+	}
+	return Number(v)
 }

@@ -1,36 +1,36 @@
-// Package plugin defines what the gateway's runtimes run: a Definition
-// (name, version, kind, configuration items, whether it persists) and the
-// instance of each kind it constructs from the current configuration —
-// South (a Run loop delivering readings to a Sink; optionally Writer and
-// Operator for control), North (Send), Filter (filter.go), and the
-// notification and dispatcher Service (service.go) — with live
-// reconfiguration and optional persisted state (Persister). The service
-// runtime (internal/service) supervises south and service instances, the
-// north runtime (internal/north) north ones, the filter pipelines
-// (internal/filter) filters; the ingest buffer (internal/ingest) is the
-// Sink.
+// Package plugin is the gateway's side of its plugins: the registry of
+// every plugin it has (built in, or installed from packages and run in
+// their own processes by internal/plugin/external), of every kind (south,
+// north, filter, notification, dispatcher), each a Definition with its
+// configuration items and constructor; what the runtime gives an instance
+// (Env, NorthEnv, FilterEnv, ServiceEnv); and, by their runtime names, the
+// plugin interfaces, which are the plugin SDK's (pluginsdk/go/edgeplugin):
+// South, North, Filter and the optional Persister, Writer, Operator,
+// Opener, Checker, Readier, Closer, Snapshotter. The service runtime
+// (internal/service) supervises south instances, internal/north runs north
+// ones, internal/filter runs filters in pipelines.
 //
-// The built-in south and north plugins are registered in
-// internal/plugin/builtin, the built-in filters in internal/filter/builtin;
-// a plugin in its own process (any language, from a package) gets the same
-// Definition from internal/plugin/external, so the runtimes do not tell
-// the two apart.
+// A built-in plugin is a folder: its code, a configuration struct whose
+// item tags give its items (ItemsOf) and which an instance gets its
+// configuration decoded into (Decode), a README.md and a sample
+// configuration generated from it (make generate), and its tests; it is
+// listed in internal/plugin/builtin. A plugin in its own process (any
+// language, from a package) gets the same Definition from
+// internal/plugin/external, so the runtimes do not tell the two apart.
 package plugin
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
 	"slices"
-	"strconv"
+	"strings"
 	"sync"
-	"time"
 
 	"github.com/edged/edged/internal/clock"
 	"github.com/edged/edged/internal/configmgr"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Kinds of plugin.
@@ -39,69 +39,25 @@ const (
 )
 
 // Reading is one reading a south plugin produces.
-type Reading struct {
-	Asset     string          // asset code; any UTF-8, a slash included
-	Timestamp time.Time       // the sensor's time, UTC
-	Values    json.RawMessage // a JSON object of reading key → value
-}
+type Reading = edgeplugin.Reading
 
 // Errors of a Sink.
 var (
-	// ErrBufferFull means the ingest buffer has no room for the readings;
-	// none of them was taken. The producer may retry later.
-	ErrBufferFull = errors.New("ingest buffer full")
-	// ErrStopped means the service is stopping and takes no more readings.
-	ErrStopped = errors.New("service stopping")
-	// ErrTooLarge means more readings were submitted at once than the
-	// buffer can ever hold.
-	ErrTooLarge = errors.New("more readings than the ingest buffer holds")
-	// ErrRefused, from a Receipt, means storage refused the readings'
-	// data itself (a value it cannot hold): nothing was stored, and
-	// submitting them again cannot succeed.
-	ErrRefused = errors.New("storage refused the readings")
+	ErrBufferFull = edgeplugin.ErrBufferFull
+	ErrStopped    = edgeplugin.ErrStopped
+	ErrTooLarge   = edgeplugin.ErrTooLarge
+	ErrRefused    = edgeplugin.ErrRefused
 )
 
 // Receipt tells when submitted readings are committed to storage.
-type Receipt interface {
-	// Wait blocks until the readings are committed (nil), could not be
-	// stored (the storage error), or ctx ends (ctx's error).
-	Wait(ctx context.Context) error
-}
+type Receipt = edgeplugin.Receipt
 
-// Sink is where a south plugin delivers readings. It is safe for concurrent
-// use.
-type Sink interface {
-	// Put hands readings over without waiting. Readings the buffer has no
-	// room for are discarded and counted (statistic DISCARDED): right for
-	// polled sensors, whose old values are worthless later. So are, and
-	// logged, readings whose asset code CheckAsset refuses.
-	Put(readings []Reading)
-	// Submit queues the readings as one unit, or none of them: it returns
-	// ErrBufferFull when there is no room, ErrTooLarge when there never
-	// can be, ErrStopped while the service stops, and an error wrapping
-	// ErrAssetCode, naming the reading's index, when CheckAsset refuses
-	// a reading's asset code. The Receipt tells when
-	// they are committed: right for pushed data whose sender retries.
-	Submit(readings []Reading) (Receipt, error)
-}
+// Sink is where a south plugin delivers readings.
+type Sink = edgeplugin.Sink
 
 // Config is the current configuration of a service: every item of its
 // category by name, with its value.
-type Config map[string]string
-
-// String returns the value of item name ("" when absent).
-func (c Config) String(name string) string { return c[name] }
-
-// Int returns the value of item name as an integer. The configuration
-// manager validated it, so an error means the plugin's definition and its
-// code disagree.
-func (c Config) Int(name string) (int, error) {
-	v, err := strconv.Atoi(c[name])
-	if err != nil {
-		return 0, fmt.Errorf("item %q = %q is not an integer", name, c[name])
-	}
-	return v, nil
-}
+type Config = edgeplugin.Config
 
 // Env is what the runtime gives a plugin instance besides its
 // configuration.
@@ -129,66 +85,25 @@ func (e Env) Time() clock.Clock {
 	return e.Clock
 }
 
-// South is a running instance of a south plugin.
-//
-// The runtime calls, in order: Restore (if the plugin is a Persister and
-// has data), Open (if it is an Opener), Run, then State (if a Persister)
-// after Run returns. Reconfigure may be called at any time, concurrently
-// with Run.
-type South interface {
-	// Run delivers readings to sink until ctx ends, then returns nil. An
-	// error or a panic marks the service failed; the runtime restarts it
-	// with backoff.
-	Run(ctx context.Context, sink Sink) error
-	// Reconfigure applies a changed configuration to the running
-	// instance. It returns ErrRestart when the change needs a new
-	// instance (the runtime then stops this one and starts another with
-	// cfg), or an error when cfg is unusable (logged; the old
-	// configuration stays in force).
-	Reconfigure(cfg Config) error
-}
+// The instance interfaces are those of the plugin SDK
+// (pluginsdk/go/edgeplugin), one definition for the built-in plugins and
+// the plugins in their own processes; each built-in plugin asserts at
+// compile time that it implements them.
+type (
+	// South is a running instance of a south plugin.
+	South = edgeplugin.South
+	// Opener acquires resources before the run.
+	Opener = edgeplugin.Opener
+	// Checker tells whether the plugin still does its work.
+	Checker = edgeplugin.Checker
+	// Readier tells when the plugin reached what it reads.
+	Readier = edgeplugin.Readier
+	// Persister keeps state between runs.
+	Persister = edgeplugin.Persister
+)
 
 // ErrRestart is returned by Reconfigure when a change needs a new instance.
-var ErrRestart = errors.New("the change needs a restart of the plugin")
-
-// Opener is implemented by plugins that acquire resources (a listening
-// socket) before running, so that the service counts as started only once
-// they hold them.
-type Opener interface {
-	// Open acquires the plugin's resources; an error fails the start.
-	Open(ctx context.Context) error
-}
-
-// Checker is implemented by plugins that can tell whether they still do
-// their work: the service monitor calls Check every SMNTR.sleep_interval
-// while the plugin runs, with a context that ends after
-// SMNTR.ping_timeout. An error, or no answer in time, makes the service
-// unresponsive until a check passes again. Check may be called
-// concurrently with Run and Reconfigure.
-type Checker interface {
-	Check(ctx context.Context) error
-}
-
-// Readier is implemented by south plugins that do their work only once
-// they reached something outside the gateway (a broker they subscribe
-// to): their service is running only once Ready is closed, and until then
-// unresponsive, with NotReady ("" when it cannot tell) as the reason. Run
-// is called before Ready closes; NotReady may be called concurrently with
-// it.
-type Readier interface {
-	Ready() <-chan struct{}
-	NotReady() string
-}
-
-// Persister is implemented by plugins that keep state between runs. The
-// state is stored when the plugin stops and handed back at its next start.
-type Persister interface {
-	// State returns the state to persist, a JSON document.
-	State() (json.RawMessage, error)
-	// Restore loads state persisted by an earlier run; an error is logged
-	// and the plugin starts afresh.
-	Restore(state json.RawMessage) error
-}
+var ErrRestart = edgeplugin.ErrRestart
 
 // Definition describes a plugin.
 type Definition struct {
@@ -305,5 +220,47 @@ func (r *Registry) Names(kind string) []string {
 		}
 	}
 	slices.Sort(out)
+	return out
+}
+
+// Entry is what the registry tells of one plugin: enough for a client to
+// render the form that creates a service (or filter) of it before one
+// exists.
+type Entry struct {
+	Name        string
+	Kind        string
+	Version     string
+	Description string
+	// Items are the plugin's configuration items, as a new service's
+	// category gets them (Value empty: a new item starts at its default).
+	Items map[string]configmgr.Item
+	// External is true for a plugin installed from a package, which runs
+	// in its own process.
+	External bool
+}
+
+// Catalogue returns every plugin of the registry, built in or installed,
+// of every kind, sorted by kind then name; each entry's items are a copy
+// the caller may change.
+func (r *Registry) Catalogue() []Entry {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]Entry, 0, len(r.defs))
+	for _, d := range r.defs {
+		items := make(map[string]configmgr.Item, len(d.Items))
+		for n, it := range d.Items {
+			it.Value = ""
+			it.Options = slices.Clone(it.Options)
+			items[n] = it
+		}
+		out = append(out, Entry{Name: d.Name, Kind: d.Kind, Version: d.Version, Description: d.Description,
+			Items: items, External: d.External})
+	}
+	slices.SortFunc(out, func(a, b Entry) int {
+		if c := strings.Compare(a.Kind, b.Kind); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
 	return out
 }

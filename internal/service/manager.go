@@ -499,18 +499,11 @@ func configOf(c configmgr.Category) (plugin.Config, ingest.Limits) {
 // password values unmasked.
 func (m *Manager) serviceConfig(ctx context.Context, name string) (plugin.Config, ingest.Limits, error) {
 	c, err := m.o.Config.Category(ctx, name)
+	if err == nil {
+		c, err = configmgr.Unmasked(ctx, m.o.Config, c)
+	}
 	if err != nil {
 		return nil, ingest.Limits{}, fmt.Errorf("configuration of service %q: %w", name, err)
-	}
-	for item, it := range c.Items {
-		if it.Type == configmgr.TypePassword {
-			v, err := m.o.Config.Value(ctx, name, item)
-			if err != nil {
-				return nil, ingest.Limits{}, fmt.Errorf("configuration of service %q: %w", name, err)
-			}
-			it.Value = v
-			c.Items[item] = it
-		}
 	}
 	cfg, limits := configOf(c)
 	return cfg, limits, nil

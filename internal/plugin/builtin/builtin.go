@@ -1,8 +1,11 @@
-// Package builtin lists the plugins compiled into the gateway. Adding a
+// Package builtin lists the plugins compiled into the gateway, of every
+// kind (filters included): the one registry the services, the north
+// runtime, the filter pipelines and the package manager share. Adding a
 // plugin is one line here besides the plugin's own package.
 package builtin
 
 import (
+	filters "github.com/edged/edged/internal/filter/builtin"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/plugin/httpnorth"
 	"github.com/edged/edged/internal/plugin/httpsouth"
@@ -16,7 +19,7 @@ import (
 
 // Definitions returns the built-in plugins.
 func Definitions() []plugin.Definition {
-	return []plugin.Definition{
+	return append([]plugin.Definition{
 		sinusoid.Definition(),
 		httpsouth.Definition(),
 		systeminfo.Definition(),
@@ -26,7 +29,7 @@ func Definitions() []plugin.Definition {
 		mqtt.NorthDefinition(),
 		natsnorth.Definition(),
 		opcua.Definition(),
-	}
+	}, filters.Definitions()...)
 }
 
 // Registry returns a registry of the built-in plugins.

@@ -16,7 +16,12 @@ func TestRegistry(t *testing.T) {
 	if got := r.Names(plugin.KindNorth); !slices.Equal(got, []string{"http_north", "mqtt_north", "nats_north"}) {
 		t.Errorf("north plugins = %v", got)
 	}
-	if got := r.Kinds(); !slices.Equal(got, []string{plugin.KindNorth, plugin.KindSouth}) {
+	// The filters are in the one registry too: the pipelines and the
+	// package manager find them there.
+	if got := r.Names(plugin.KindFilter); !slices.Equal(got, []string{"assets", "delta", "downsample", "expression", "metadata", "rename", "scale"}) {
+		t.Errorf("filter plugins = %v", got)
+	}
+	if got := r.Kinds(); !slices.Equal(got, []string{plugin.KindFilter, plugin.KindNorth, plugin.KindSouth}) {
 		t.Errorf("kinds = %v", got)
 	}
 	for _, d := range Definitions() {

@@ -2,12 +2,10 @@ package external
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/edged/edged/internal/fault"
-	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/plugin/faultcode"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
@@ -23,11 +21,7 @@ func (s *south) Write(ctx context.Context, asset string, values map[string]any) 
 	if err != nil {
 		return err
 	}
-	strs, err := controlStrings(values)
-	if err != nil {
-		return fmt.Errorf("%w: %w", plugin.ErrNotWritable, err)
-	}
-	return s.controlFault(p.WriteAsset(ctx, asset, strs))
+	return s.controlFault(p.Write(ctx, asset, values))
 }
 
 // Operate runs operation through the plugin's process.
@@ -36,11 +30,7 @@ func (s *south) Operate(ctx context.Context, operation string, params map[string
 	if err != nil {
 		return err
 	}
-	strs, err := controlStrings(params)
-	if err != nil {
-		return fmt.Errorf("%w: %w", plugin.ErrBadParameters, err)
-	}
-	return s.controlFault(p.Operate(ctx, operation, strs))
+	return s.controlFault(p.Operate(ctx, operation, params))
 }
 
 // running returns the process of the current run; Unavailable between
@@ -74,23 +64,4 @@ func (s *south) controlFault(err error) error {
 		return &fault.Fault{Kind: k, Message: fmt.Sprintf("service %q: %v", s.env.Service, err)}
 	}
 	return fault.Wrap(fault.BadGateway, err, "service %q: %v", s.env.Service, err)
-}
-
-// controlStrings turns control values, as the API takes them (numbers,
-// booleans, strings), into the strings the contract carries: a string as
-// it is, anything else as JSON (21.5, true).
-func controlStrings(values map[string]any) (map[string]string, error) {
-	out := make(map[string]string, len(values))
-	for k, v := range values {
-		if str, ok := v.(string); ok {
-			out[k] = str
-			continue
-		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			return nil, fmt.Errorf("value of %q: %w", k, err)
-		}
-		out[k] = string(b)
-	}
-	return out, nil
 }

@@ -81,8 +81,8 @@ func control(t *testing.T, sink *plugintest.Sink) map[string]any {
 
 // TestSouthControl writes setpoints to and runs operations on a south
 // plugin in its own process, written with the Go SDK and with the Python
-// SDK, as the dispatcher does to a built-in one: values reach it as the
-// contract's strings, with the asset; its refusals are the caller's
+// SDK, as the dispatcher does to a built-in one: values reach it with
+// their JSON types, with the asset; its refusals are the caller's
 // mistakes (400), its device's failures 502.
 func TestSouthControl(t *testing.T) {
 	t.Run("go", func(t *testing.T) { checkSouthControl(t, buildProbe(t), plugin.Config{"mode": "env"}) })
@@ -114,14 +114,14 @@ func checkSouthControl(t *testing.T, def plugin.Definition, cfg plugin.Config) {
 		t.Fatal(err)
 	}
 	got := control(t, sink)
-	want := map[string]any{"call": "write", "asset": "tank1", "values": map[string]any{"level": "21.5", "open": "true", "mode": "auto"}}
+	want := map[string]any{"call": "write", "asset": "tank1", "values": map[string]any{"level": 21.5, "open": true, "mode": "auto"}}
 	if g, _ := json.Marshal(got); string(g) != mustJSON(t, want) {
 		t.Errorf("the plugin got %s, want %s", g, mustJSON(t, want))
 	}
 	if err := o.Operate(ctx, "reset", map[string]any{"counter": 0}); err != nil {
 		t.Fatal(err)
 	}
-	want = map[string]any{"call": "reset", "asset": "", "values": map[string]any{"counter": "0"}}
+	want = map[string]any{"call": "reset", "asset": "", "values": map[string]any{"counter": float64(0)}}
 	if g, _ := json.Marshal(control(t, sink)); string(g) != mustJSON(t, want) {
 		t.Errorf("the plugin got %s, want %s", g, mustJSON(t, want))
 	}

@@ -120,12 +120,10 @@ func LoadWith(ctx context.Context, path string, o Options) (plugin.Definition, e
 
 // items converts the plugin's items to configuration items.
 func items(in map[string]edgeplugin.Item) map[string]configmgr.Item {
-	out := make(map[string]configmgr.Item, len(in))
-	for n, it := range in {
-		out[n] = configmgr.Item{Description: it.Description, Type: it.Type, Default: it.Default,
-			DisplayName: it.DisplayName, Order: it.Order, Options: it.Options, Minimum: it.Minimum,
-			Maximum: it.Maximum, Length: it.Length, Readonly: it.Readonly, Mandatory: it.Mandatory,
-			Validity: it.Validity, Value: it.Default}
+	out := plugin.ConfigItems(in)
+	for n, it := range out {
+		it.Value = it.Default
+		out[n] = it
 	}
 	return out
 }
@@ -261,3 +259,22 @@ func lineLevel(line string) slog.Level {
 	}
 	return slog.LevelInfo
 }
+
+// The host side adapts plugins in their own processes to the same plugin
+// interfaces the built-in plugins implement (edgeplugin's, by their
+// runtime names).
+var (
+	_ plugin.South     = (*south)(nil)
+	_ plugin.Opener    = (*south)(nil)
+	_ plugin.Checker   = (*south)(nil)
+	_ plugin.Closer    = (*south)(nil)
+	_ plugin.Persister = (*persistingSouth)(nil)
+	_ plugin.Writer    = (*south)(nil)
+	_ plugin.Operator  = (*south)(nil)
+	_ plugin.Controls  = (*south)(nil)
+	_ plugin.North     = (*north)(nil)
+	_ plugin.Closer    = (*north)(nil)
+	_ plugin.Filter    = (*extFilter)(nil)
+	_ plugin.Closer    = (*extFilter)(nil)
+	_ plugin.Persister = (*persistingFilter)(nil)
+)

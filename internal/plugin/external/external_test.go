@@ -37,12 +37,8 @@ func TestFilterPlugin(t *testing.T) {
 			_ = c.Close()
 		}
 	}()
-	ff, ok := f.(plugin.FallibleFilter)
-	if !ok {
-		t.Fatal("an external filter is no FallibleFilter")
-	}
 	ts := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
-	out, err := ff.TryProcess([]plugin.Point{{Asset: "a", Timestamp: ts, Values: map[string]any{"v": 1.5}}})
+	out, err := f.Process(t.Context(), []plugin.Point{{Asset: "a", Timestamp: ts, Values: map[string]any{"v": 1.5}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +48,7 @@ func TestFilterPlugin(t *testing.T) {
 	if err := f.Reconfigure(plugin.Config{"factor": "2", "offset": "1"}); err != nil {
 		t.Fatal(err)
 	}
-	if out, _ := ff.TryProcess([]plugin.Point{{Asset: "a", Timestamp: ts, Values: map[string]any{"v": int64(1)}}}); len(out) != 1 || out[0].Values["v"] != int64(3) {
+	if out, _ := f.Process(t.Context(), []plugin.Point{{Asset: "a", Timestamp: ts, Values: map[string]any{"v": int64(1)}}}); len(out) != 1 || out[0].Values["v"] != int64(3) {
 		t.Errorf("after reconfiguring = %+v", out)
 	}
 	// A process that died is replaced before the next batch.
@@ -66,7 +62,7 @@ func TestFilterPlugin(t *testing.T) {
 	inner.mu.Lock()
 	inner.proc.Kill()
 	inner.mu.Unlock()
-	if _, err := ff.TryProcess([]plugin.Point{{Asset: "a", Timestamp: ts, Values: map[string]any{"v": int64(1)}}}); err != nil {
+	if _, err := f.Process(t.Context(), []plugin.Point{{Asset: "a", Timestamp: ts, Values: map[string]any{"v": int64(1)}}}); err != nil {
 		t.Fatalf("after the process was killed = %v", err)
 	}
 	if err := f.Reconfigure(plugin.Config{"factor": "x", "offset": "1"}); err == nil {

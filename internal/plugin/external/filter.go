@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/edged/edged/internal/filter"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
@@ -16,16 +15,6 @@ import (
 // ingestWait bounds one batch's round trip through a filter process, so a
 // hung plugin cannot hold its service's readings.
 const ingestWait = 30 * time.Second
-
-// FilterDefinition returns the filter pipeline's definition of an external
-// filter plugin (def of kind filter, from Load), for internal/filter.
-func FilterDefinition(def plugin.Definition) (plugin.FilterDefinition, bool) {
-	if def.Kind != plugin.KindFilter || def.NewFilter == nil {
-		return plugin.FilterDefinition{}, false
-	}
-	return plugin.FilterDefinition{Name: def.Name, Version: def.Version, Description: def.Description,
-		Items: def.Items, Persists: def.Persists, New: def.NewFilter}, true
-}
 
 // extFilter is an instance of an external filter plugin: one process from
 // its creation to Close. A process that dies is started again, with the
@@ -67,35 +56,20 @@ func service(env plugin.FilterEnv) string {
 	return env.Service
 }
 
-// Process passes points through the plugin; when the plugin fails, the
-// points go on unfiltered (the pipeline calls TryProcess, which says so).
-func (f *extFilter) Process(points []plugin.Point) []plugin.Point {
-	out, err := f.TryProcess(points)
-	if err != nil {
-		f.env.Logger.Error("filter plugin failed; its batch passed unfiltered", "plugin", f.name, "error", err)
-		return points
-	}
-	return out
-}
-
-// TryProcess passes points through the plugin. When the plugin fails (its
-// process died, or it answered an error), TryProcess returns the error;
-// the pipeline passes that batch on unfiltered and logs it, and the next
-// batch goes to a new process.
-func (f *extFilter) TryProcess(points []plugin.Point) ([]plugin.Point, error) {
+// Process passes points through the plugin. When the plugin fails (its
+// process died, or it answered an error), Process returns the error; the
+// pipeline passes that batch on unfiltered and logs it, and the next batch
+// goes to a new process. A batch's round trip takes at most ingestWait.
+func (f *extFilter) Process(ctx context.Context, points []plugin.Point) ([]plugin.Point, error) {
 	p, err := f.process()
 	if err != nil {
 		return nil, err
 	}
-	in := make([]edgeplugin.Reading, len(points))
-	for i, pt := range points {
-		raw, err := filter.EncodeValues(pt.Values)
-		if err != nil {
-			return nil, fmt.Errorf("filter %q: %w", f.name, err)
-		}
-		in[i] = edgeplugin.Reading{Asset: pt.Asset, Timestamp: pt.Timestamp, Values: raw}
+	in, err := edgeplugin.Readings(points)
+	if err != nil {
+		return nil, fmt.Errorf("filter %q: %w", f.name, err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), ingestWait)
+	ctx, cancel := context.WithTimeout(ctx, ingestWait)
 	defer cancel()
 	rs, err := p.Ingest(ctx, in)
 	if err != nil {
@@ -114,7 +88,7 @@ func (f *extFilter) TryProcess(points []plugin.Point) ([]plugin.Point, error) {
 		if len(rs) == len(points) {
 			origin = points[i].Origin
 		}
-		out[i] = plugin.Point{Asset: r.Asset, Timestamp: r.Timestamp.UTC(), Values: filter.DecodeValues(r.Values), Origin: origin}
+		out[i] = plugin.Point{Asset: r.Asset, Timestamp: r.Timestamp.UTC(), Values: edgeplugin.DecodeValues(r.Values), Origin: origin}
 	}
 	return out, nil
 }

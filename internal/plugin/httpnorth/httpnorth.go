@@ -36,8 +36,8 @@ import (
 
 	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/clock"
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Name is the plugin's name.
@@ -76,20 +76,7 @@ func Definition() plugin.Definition {
 	return plugin.Definition{
 		Name: Name, Version: "1.0.0", Kind: plugin.KindNorth,
 		Description: "Sends readings over HTTP to another gateway's http_south, as JSON arrays of {timestamp, asset, readings}",
-		Items: map[string]configmgr.Item{
-			ItemURL: {Description: "URL readings are posted to: another gateway's http_south", Type: configmgr.TypeURL,
-				Default: DefaultURL, DisplayName: "URL", Order: "1"},
-			ItemBlockSize: {Description: "Most readings sent in one request", Type: configmgr.TypeInteger,
-				Default: "500", DisplayName: "Block size", Order: "2", Minimum: "1", Maximum: "10000"},
-			ItemTimeout: {Description: "Seconds one request may take before it counts as failed", Type: configmgr.TypeInteger,
-				Default: "10", DisplayName: "Request timeout (s)", Order: "3", Minimum: "1", Maximum: "3600"},
-			ItemMaxRetryInterval: {Description: "Longest wait, in seconds, between retries while the destination is unreachable",
-				Type: configmgr.TypeInteger, Default: "30", DisplayName: "Maximum retry interval (s)", Order: "4",
-				Minimum: "1", Maximum: "3600"},
-			ItemRejectAfter: {Description: "Times in a row the destination may refuse a reading as invalid (400, 422) before it is set aside and forwarding goes on",
-				Type: configmgr.TypeInteger, Default: "3", DisplayName: "Refusals before setting aside", Order: "5",
-				Minimum: "1", Maximum: "100"},
-		},
+		Items:       plugin.ItemsOf(Config{}),
 		NewNorth: func(env plugin.NorthEnv, cfg plugin.Config) (plugin.North, error) {
 			return New(env, cfg, http.DefaultClient)
 		},
@@ -136,42 +123,26 @@ func New(env plugin.NorthEnv, cfg plugin.Config, client *http.Client) (*HTTPNort
 
 // Reconfigure applies a new configuration from the next request on.
 func (h *HTTPNorth) Reconfigure(cfg plugin.Config) error {
-	var s settings
-	s.url = cfg.String(ItemURL)
-	if !strings.HasPrefix(s.url, "http://") && !strings.HasPrefix(s.url, "https://") {
-		return fmt.Errorf("%s %q is not an http or https URL", ItemURL, s.url)
-	}
-	var err error
-	if s.block, err = positive(cfg, ItemBlockSize); err != nil {
+	var c Config
+	if err := plugin.Decode(cfg, &c); err != nil {
 		return err
 	}
-	timeout, err := positive(cfg, ItemTimeout)
-	if err != nil {
-		return err
+	if !strings.HasPrefix(c.URL, "http://") && !strings.HasPrefix(c.URL, "https://") {
+		return fmt.Errorf("%s %q is not an http or https URL", ItemURL, c.URL)
 	}
-	maxRetry, err := positive(cfg, ItemMaxRetryInterval)
-	if err != nil {
-		return err
-	}
-	if s.rejectAfter, err = positive(cfg, ItemRejectAfter); err != nil {
-		return err
+	for _, n := range []struct {
+		item  string
+		value int
+	}{{ItemBlockSize, c.BlockSize}, {ItemTimeout, c.Timeout}, {ItemMaxRetryInterval, c.MaxRetryInterval}, {ItemRejectAfter, c.RejectAfter}} {
+		if n.value < 1 {
+			return fmt.Errorf("%s %d is not positive", n.item, n.value)
+		}
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	s.timeout, s.maxRetry = time.Duration(timeout)*h.unit, time.Duration(maxRetry)*h.unit
-	h.cfg = s
+	h.cfg = settings{url: c.URL, block: c.BlockSize, rejectAfter: c.RejectAfter,
+		timeout: time.Duration(c.Timeout) * h.unit, maxRetry: time.Duration(c.MaxRetryInterval) * h.unit}
 	return nil
-}
-
-func positive(cfg plugin.Config, item string) (int, error) {
-	n, err := cfg.Int(item)
-	if err != nil {
-		return 0, err
-	}
-	if n < 1 {
-		return 0, fmt.Errorf("%s %d is not positive", item, n)
-	}
-	return n, nil
 }
 
 func (h *HTTPNorth) settings() settings {
@@ -351,3 +322,9 @@ func (h *HTTPNorth) post(ctx context.Context, s settings, rs []plugin.Reading) e
 	}
 	return f
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.North = (*HTTPNorth)(nil)
+)

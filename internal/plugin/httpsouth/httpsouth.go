@@ -20,8 +20,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Name is the plugin's name.
@@ -52,15 +52,8 @@ func Definition() plugin.Definition {
 	return plugin.Definition{
 		Name: Name, Version: "1.0.0", Kind: plugin.KindSouth, Checks: true,
 		Description: "Readings posted over HTTP as a JSON array of {timestamp, asset, readings}",
-		Items: map[string]configmgr.Item{
-			ItemPort: {Description: "TCP port to listen on", Type: configmgr.TypeInteger, Default: "6683",
-				DisplayName: "Port", Order: "1", Minimum: "1", Maximum: "65535"},
-			ItemURI: {Description: "Path the readings are posted to, without the leading slash", Type: configmgr.TypeString,
-				Default: "sensor-reading", DisplayName: "URI", Order: "2", Length: "255"},
-			ItemPrefix: {Description: "Prefix added to every asset name", Type: configmgr.TypeString,
-				Default: "", DisplayName: "Asset name prefix", Order: "3", Length: "255"},
-		},
-		New: newHTTPSouth,
+		Items:       plugin.ItemsOf(Config{}),
+		New:         newHTTPSouth,
 	}
 }
 
@@ -77,33 +70,33 @@ type HTTPSouth struct {
 }
 
 func newHTTPSouth(env plugin.Env, cfg plugin.Config) (plugin.South, error) {
-	port, err := cfg.Int(ItemPort)
-	if err != nil {
+	var c Config
+	if err := plugin.Decode(cfg, &c); err != nil {
 		return nil, err
 	}
-	if port < 1 || port > 65535 {
-		return nil, fmt.Errorf("%s %d is not a TCP port", ItemPort, port)
+	if c.Port < 1 || c.Port > 65535 {
+		return nil, fmt.Errorf("%s %d is not a TCP port", ItemPort, c.Port)
 	}
 	log := env.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &HTTPSouth{env: env, log: log, port: port, path: "/" + strings.TrimLeft(cfg.String(ItemURI), "/"),
-		prefix: cfg.String(ItemPrefix)}, nil
+	return &HTTPSouth{env: env, log: log, port: c.Port, path: "/" + strings.TrimLeft(c.URI, "/"),
+		prefix: c.AssetNamePrefix}, nil
 }
 
 // Reconfigure applies a new asset name prefix at once; a new port or URI
 // needs a new listener, so it asks for a restart.
 func (h *HTTPSouth) Reconfigure(cfg plugin.Config) error {
-	port, err := cfg.Int(ItemPort)
-	if err != nil {
+	var c Config
+	if err := plugin.Decode(cfg, &c); err != nil {
 		return err
 	}
-	if port != h.port || "/"+strings.TrimLeft(cfg.String(ItemURI), "/") != h.path {
+	if c.Port != h.port || "/"+strings.TrimLeft(c.URI, "/") != h.path {
 		return plugin.ErrRestart
 	}
 	h.mu.Lock()
-	h.prefix = cfg.String(ItemPrefix)
+	h.prefix = c.AssetNamePrefix
 	h.mu.Unlock()
 	return nil
 }
@@ -245,3 +238,11 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.South   = (*HTTPSouth)(nil)
+	_ edgeplugin.Opener  = (*HTTPSouth)(nil)
+	_ edgeplugin.Checker = (*HTTPSouth)(nil)
+)

@@ -25,8 +25,8 @@ import (
 
 	"github.com/edged/edged/internal/backoff"
 	"github.com/edged/edged/internal/clock"
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Name is the plugin's name.
@@ -70,25 +70,8 @@ func Definition() plugin.Definition {
 	return plugin.Definition{
 		Name: Name, Version: "1.0.0", Kind: plugin.KindSouth,
 		Description: "Polls Modbus TCP or RTU devices: coils, discrete inputs, holding and input registers mapped to datapoints of assets",
-		Items: map[string]configmgr.Item{
-			ItemURL: {Description: "The device: tcp://host:port (Modbus TCP) or rtu:///dev/ttyUSB0 (RTU over a serial line)",
-				Type: configmgr.TypeString, Default: "tcp://127.0.0.1:502", DisplayName: "Device URL", Order: "1", Mandatory: "true"},
-			ItemMap: {Description: `What to read: [{"asset": "boiler", "datapoint": "temperature", "slave": 1, "type": "holding", "address": 0, "format": "int16", "wordOrder": "high", "scale": 0.1, "offset": 0}]; type is coil, discrete, holding or input; format (registers only) int16, uint16 (default), int32, uint32, float32 or float64; wordOrder high (default: high word first) or low; a coil or discrete input reads as 0 or 1`,
-				Type: configmgr.TypeJSON, Default: `[]`, DisplayName: "Register map", Order: "2"},
-			ItemPollInterval: {Description: "Milliseconds between two polls of the map", Type: configmgr.TypeInteger,
-				Default: "1000", DisplayName: "Poll interval (ms)", Order: "3", Minimum: "10", Maximum: "86400000"},
-			ItemTimeout: {Description: "Milliseconds a request may take", Type: configmgr.TypeInteger,
-				Default: "1000", DisplayName: "Request timeout (ms)", Order: "4", Minimum: "10", Maximum: "60000"},
-			ItemReconnectMax: {Description: "Longest wait, in seconds, between attempts to reopen a lost connection", Type: configmgr.TypeInteger,
-				Default: "30", DisplayName: "Maximum reconnect interval (s)", Order: "5", Minimum: "1", Maximum: "3600"},
-			ItemBaudRate: {Description: "Serial line speed (RTU only)", Type: configmgr.TypeInteger,
-				Default: "19200", DisplayName: "Baud rate", Order: "6", Minimum: "300", Maximum: "921600"},
-			ItemParity: {Description: "Serial line parity (RTU only)", Type: configmgr.TypeEnumeration,
-				Options: []string{"none", "even", "odd"}, Default: "even", DisplayName: "Parity", Order: "7"},
-			ItemStopBits: {Description: "Serial line stop bits (RTU only); 0 picks the standard's: 1 with parity, 2 without", Type: configmgr.TypeInteger,
-				Default: "0", DisplayName: "Stop bits", Order: "8", Minimum: "0", Maximum: "2"},
-		},
-		New: func(env plugin.Env, cfg plugin.Config) (plugin.South, error) { return New(env, cfg) },
+		Items:       plugin.ItemsOf(Config{}),
+		New:         func(env plugin.Env, cfg plugin.Config) (plugin.South, error) { return New(env, cfg) },
 	}
 }
 
@@ -127,25 +110,23 @@ type settings struct {
 // parse checks a configuration.
 func parse(cfg plugin.Config) (settings, error) {
 	var s settings
-	u, err := url.Parse(cfg.String(ItemURL))
+	var c Config
+	if err := plugin.Decode(cfg, &c); err != nil {
+		return s, err
+	}
+	u, err := url.Parse(c.URL)
 	if err != nil || (u.Scheme != "tcp" && u.Scheme != "rtu") {
-		return s, fmt.Errorf("item %q = %q is not a tcp://host:port or rtu:///device URL", ItemURL, cfg.String(ItemURL))
+		return s, fmt.Errorf("item %q = %q is not a tcp://host:port or rtu:///device URL", ItemURL, c.URL)
 	}
 	if u.Scheme == "tcp" && u.Port() == "" {
-		return s, fmt.Errorf("item %q = %q has no port", ItemURL, cfg.String(ItemURL))
+		return s, fmt.Errorf("item %q = %q has no port", ItemURL, c.URL)
 	}
-	ints := map[string]int{}
-	for _, item := range []string{ItemPollInterval, ItemTimeout, ItemReconnectMax, ItemBaudRate, ItemStopBits} {
-		if ints[item], err = cfg.Int(item); err != nil {
-			return s, err
-		}
-	}
-	if ints[ItemPollInterval] < 1 || ints[ItemTimeout] < 1 || ints[ItemReconnectMax] < 1 {
+	if c.PollInterval < 1 || c.Timeout < 1 || c.ReconnectMaxInterval < 1 {
 		return s, fmt.Errorf("items %q, %q and %q must be positive", ItemPollInterval, ItemTimeout, ItemReconnectMax)
 	}
-	s.client = modbus.ClientConfiguration{URL: cfg.String(ItemURL), Timeout: time.Duration(ints[ItemTimeout]) * time.Millisecond,
-		Speed: uint(max(ints[ItemBaudRate], 0)), DataBits: 8, StopBits: uint(max(ints[ItemStopBits], 0))}
-	switch cfg.String(ItemParity) {
+	s.client = modbus.ClientConfiguration{URL: c.URL, Timeout: time.Duration(c.Timeout) * time.Millisecond,
+		Speed: uint(max(c.BaudRate, 0)), DataBits: 8, StopBits: uint(max(c.StopBits, 0))}
+	switch c.Parity {
 	case "none":
 		s.client.Parity = modbus.PARITY_NONE
 	case "odd":
@@ -153,9 +134,9 @@ func parse(cfg plugin.Config) (settings, error) {
 	default:
 		s.client.Parity = modbus.PARITY_EVEN
 	}
-	s.interval = time.Duration(ints[ItemPollInterval]) * time.Millisecond
-	s.retry = backoff.Policy{Initial: 500 * time.Millisecond, Max: time.Duration(ints[ItemReconnectMax]) * time.Second}.WithDefaults()
-	if s.points, err = parseMap(cfg.String(ItemMap)); err != nil {
+	s.interval = time.Duration(c.PollInterval) * time.Millisecond
+	s.retry = backoff.Policy{Initial: 500 * time.Millisecond, Max: time.Duration(c.ReconnectMaxInterval) * time.Second}.WithDefaults()
+	if s.points, err = parseMap(c.Map); err != nil {
 		return s, err
 	}
 	return s, nil
@@ -565,7 +546,7 @@ func (m *Modbus) Write(ctx context.Context, asset string, values map[string]any)
 		if p.kind != KindCoil && p.kind != KindHolding {
 			return fmt.Errorf("%w: datapoint %q of asset %q is a read-only %s", plugin.ErrNotWritable, dp, asset, p.kind)
 		}
-		x, ok := number(v)
+		x, ok := plugin.NumberOrBool(v)
 		if !ok {
 			return fmt.Errorf("%w: value %v of datapoint %q is not a number or boolean", plugin.ErrNotWritable, v, dp)
 		}
@@ -612,25 +593,9 @@ func (m *Modbus) Write(ctx context.Context, asset string, values map[string]any)
 	return nil
 }
 
-// number returns v as a float64 for a number or a boolean.
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case bool:
-		if x {
-			return 1, true
-		}
-		return 0, true
-	case float64:
-		return x, true
-	case float32:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case json.Number:
-		f, err := x.Float64()
-		return f, err == nil
-	}
-	return 0, false
-}
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.South  = (*Modbus)(nil)
+	_ edgeplugin.Writer = (*Modbus)(nil)
+)

@@ -8,15 +8,13 @@ package mqtt
 
 import (
 	"crypto/tls"
-	"crypto/x509"
 	"fmt"
 	"net/url"
 	"time"
 
 	paho "github.com/eclipse/paho.mqtt.golang"
 
-	"github.com/edged/edged/internal/configmgr"
-	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/internal/tlsclient"
 )
 
 // Connection items, shared by both plugins.
@@ -29,24 +27,6 @@ const (
 	ItemTimeout  = "timeout"
 	ItemProtocol = "protocolVersion"
 )
-
-// connectionItems returns the items of the connection, ordered from first.
-func connectionItems() map[string]configmgr.Item {
-	return map[string]configmgr.Item{
-		ItemBroker: {Description: "The broker: tcp://host:1883, or ssl://host:8883 for TLS", Type: configmgr.TypeString,
-			Default: "tcp://127.0.0.1:1883", DisplayName: "Broker", Order: "1", Mandatory: "true"},
-		ItemClientID: {Description: "MQTT client identifier; empty: edged-<service name>. The broker keeps the session under it",
-			Type: configmgr.TypeString, Default: "", DisplayName: "Client id", Order: "2", Length: "128"},
-		ItemUsername: {Description: "User name; empty: none", Type: configmgr.TypeString, Default: "", DisplayName: "User name", Order: "3"},
-		ItemPassword: {Description: "Password", Type: configmgr.TypePassword, Default: "", DisplayName: "Password", Order: "4"},
-		ItemCA: {Description: "PEM certificate(s) of the authority the broker's TLS certificate must chain to; empty: the system's",
-			Type: configmgr.TypeString, Default: "", DisplayName: "CA certificate", Order: "5"},
-		ItemTimeout: {Description: "Seconds a connection attempt or an acknowledgement may take", Type: configmgr.TypeInteger,
-			Default: "10", DisplayName: "Timeout (s)", Order: "6", Minimum: "1", Maximum: "3600"},
-		ItemProtocol: {Description: "MQTT protocol version", Type: configmgr.TypeEnumeration, Options: []string{"3.1.1", "5"},
-			Default: "3.1.1", DisplayName: "Protocol version", Order: "7"},
-	}
-}
 
 // connection is a checked connection configuration.
 type connection struct {
@@ -62,26 +42,20 @@ type connection struct {
 
 // parseConnection checks the connection items; service names the default
 // client id.
-func parseConnection(cfg plugin.Config, service string) (connection, error) {
-	c := connection{broker: cfg.String(ItemBroker), clientID: cfg.String(ItemClientID),
-		username: cfg.String(ItemUsername), password: cfg.String(ItemPassword)}
+func parseConnection(cc connectionConfig, service string) (connection, error) {
+	c := connection{broker: cc.Broker, clientID: cc.ClientID, username: cc.Username, password: cc.Password}
 	u, err := url.Parse(c.broker)
 	if err != nil || u.Host == "" || u.Port() == "" {
 		return c, fmt.Errorf("item %q = %q is not a tcp://host:port or ssl://host:port URL", ItemBroker, c.broker)
 	}
-	c.v5 = cfg.String(ItemProtocol) == "5"
+	c.v5 = cc.ProtocolVersion == "5"
 	c.url = &url.URL{Scheme: "mqtt", Host: u.Host}
 	switch u.Scheme {
 	case "tcp", "mqtt":
 	case "ssl", "tls", "mqtts":
 		c.url.Scheme = "tls"
-		c.tls = &tls.Config{MinVersion: tls.VersionTLS12, ServerName: u.Hostname()}
-		if pem := cfg.String(ItemCA); pem != "" {
-			pool := x509.NewCertPool()
-			if !pool.AppendCertsFromPEM([]byte(pem)) {
-				return c, fmt.Errorf("item %q holds no PEM certificate", ItemCA)
-			}
-			c.tls.RootCAs = pool
+		if c.tls, err = tlsclient.Config(u.Hostname(), []byte(cc.CACertificate)); err != nil {
+			return c, fmt.Errorf("item %q %w", ItemCA, err)
 		}
 	default:
 		return c, fmt.Errorf("item %q = %q: scheme %q is not tcp or ssl", ItemBroker, c.broker, u.Scheme)
@@ -89,11 +63,10 @@ func parseConnection(cfg plugin.Config, service string) (connection, error) {
 	if c.clientID == "" {
 		c.clientID = "edged-" + service
 	}
-	secs, err := cfg.Int(ItemTimeout)
-	if err != nil || secs < 1 {
+	if cc.Timeout < 1 {
 		return c, fmt.Errorf("item %q must be a positive integer", ItemTimeout)
 	}
-	c.timeout = time.Duration(secs) * time.Second
+	c.timeout = time.Duration(cc.Timeout) * time.Second
 	return c, nil
 }
 

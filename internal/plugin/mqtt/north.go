@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"maps"
 	"sync"
 	"time"
 
@@ -12,9 +11,9 @@ import (
 
 	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/clock"
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/plugin/format"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // NorthName is the north plugin's name.
@@ -29,19 +28,10 @@ const (
 
 // NorthDefinition describes the north plugin.
 func NorthDefinition() plugin.Definition {
-	items := connectionItems()
-	maps.Copy(items, map[string]configmgr.Item{
-		ItemTopic: {Description: "Topic template, " + format.Help,
-			Type: configmgr.TypeString, Default: "edged/{{.Asset}}", DisplayName: "Topic", Order: "10", Mandatory: "true"},
-		ItemPayload: {Description: "Payload template, " + format.Help + "; the default sends {asset, timestamp, readings}",
-			Type: configmgr.TypeString, Default: format.DefaultPayload, DisplayName: "Payload", Order: "11", Mandatory: "true"},
-		ItemRetain: {Description: "Publish with the retain flag", Type: configmgr.TypeBoolean,
-			Default: "false", DisplayName: "Retain", Order: "12"},
-	})
 	return plugin.Definition{
 		Name: NorthName, Version: "1.0.0", Kind: plugin.KindNorth,
 		Description: "Publishes readings to an MQTT broker with QoS 1; a reading counts as sent once the broker acknowledged it",
-		Items:       items,
+		Items:       plugin.ItemsOf(NorthConfig{}),
 		NewNorth:    func(env plugin.NorthEnv, cfg plugin.Config) (plugin.North, error) { return NewNorth(env, cfg) },
 	}
 }
@@ -55,17 +45,21 @@ type northSettings struct {
 
 func parseNorth(cfg plugin.Config, service string) (northSettings, error) {
 	var s northSettings
-	var err error
-	if s.conn, err = parseConnection(cfg, service); err != nil {
+	var c NorthConfig
+	if err := plugin.Decode(cfg, &c); err != nil {
 		return s, err
 	}
-	if s.topic, err = format.Parse("topic", cfg.String(ItemTopic)); err != nil {
+	var err error
+	if s.conn, err = parseConnection(c.connectionConfig, service); err != nil {
+		return s, err
+	}
+	if s.topic, err = format.Parse("topic", c.Topic); err != nil {
 		return s, fmt.Errorf("item %q: %w", ItemTopic, err)
 	}
-	if s.payload, err = format.Parse("payload", cfg.String(ItemPayload)); err != nil {
+	if s.payload, err = format.Parse("payload", c.Payload); err != nil {
 		return s, fmt.Errorf("item %q: %w", ItemPayload, err)
 	}
-	s.retain = cfg.String(ItemRetain) == "true"
+	s.retain = c.Retain
 	return s, nil
 }
 
@@ -264,3 +258,10 @@ func (n *North) await(s northSettings, toks []paho.Token) int {
 	}
 	return len(toks)
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.North  = (*North)(nil)
+	_ edgeplugin.Closer = (*North)(nil)
+)

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"maps"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,8 +16,8 @@ import (
 	paho "github.com/eclipse/paho.mqtt.golang"
 
 	"github.com/edged/edged/internal/clock"
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // SouthName is the south plugin's name.
@@ -36,25 +35,10 @@ const (
 
 // SouthDefinition describes the south plugin.
 func SouthDefinition() plugin.Definition {
-	items := connectionItems()
-	maps.Copy(items, map[string]configmgr.Item{
-		ItemTopics: {Description: `Topic filters to subscribe to, wildcards allowed: ["plant/+/sensors/#"]`, Type: configmgr.TypeJSON,
-			Default: `["edged/#"]`, DisplayName: "Topics", Order: "10"},
-		ItemQoS: {Description: "Subscription QoS: 0 (at most once) or 1 (at least once: a message is acknowledged to the broker only once its readings are stored)",
-			Type: configmgr.TypeEnumeration, Options: []string{"0", "1"}, Default: "1", DisplayName: "QoS", Order: "11"},
-		ItemAssetLevel: {Description: "Which level of the topic names the asset, counted from 0; -1: the whole topic. Used unless assetField is set",
-			Type: configmgr.TypeInteger, Default: "-1", DisplayName: "Asset topic level", Order: "12", Minimum: "-1", Maximum: "100"},
-		ItemAssetField: {Description: "Field of a JSON payload naming the asset (taken out of the datapoints); empty: the topic names it",
-			Type: configmgr.TypeString, Default: "", DisplayName: "Asset field", Order: "13"},
-		ItemTimestampField: {Description: "Field of a JSON payload holding the reading's time (the API's timestamp forms, RFC 3339, or seconds since 1970); empty or absent: the time of arrival",
-			Type: configmgr.TypeString, Default: "", DisplayName: "Timestamp field", Order: "14"},
-		ItemValueName: {Description: "Datapoint name of a plain numeric payload", Type: configmgr.TypeString,
-			Default: "value", DisplayName: "Value name", Order: "15", Mandatory: "true"},
-	})
 	return plugin.Definition{
 		Name: SouthName, Version: "1.0.0", Kind: plugin.KindSouth,
 		Description: "Subscribes to MQTT topics and turns JSON or numeric messages into readings",
-		Items:       items,
+		Items:       plugin.ItemsOf(SouthConfig{}),
 		New:         func(env plugin.Env, cfg plugin.Config) (plugin.South, error) { return NewSouth(env, cfg) },
 	}
 }
@@ -72,11 +56,15 @@ type southSettings struct {
 
 func parseSouth(cfg plugin.Config, service string) (southSettings, error) {
 	var s southSettings
-	var err error
-	if s.conn, err = parseConnection(cfg, service); err != nil {
+	var c SouthConfig
+	if err := plugin.Decode(cfg, &c); err != nil {
 		return s, err
 	}
-	if err := json.Unmarshal([]byte(cfg.String(ItemTopics)), &s.topics); err != nil || len(s.topics) == 0 {
+	var err error
+	if s.conn, err = parseConnection(c.connectionConfig, service); err != nil {
+		return s, err
+	}
+	if s.topics = c.Topics; len(s.topics) == 0 {
 		return s, fmt.Errorf("item %q must be a non-empty JSON array of topic filters", ItemTopics)
 	}
 	for _, f := range s.topics {
@@ -84,7 +72,7 @@ func parseSouth(cfg plugin.Config, service string) (southSettings, error) {
 			return s, fmt.Errorf("item %q holds an empty topic filter", ItemTopics)
 		}
 	}
-	switch cfg.String(ItemQoS) {
+	switch c.QoS {
 	case "0":
 		s.qos = 0
 	case "1":
@@ -92,10 +80,10 @@ func parseSouth(cfg plugin.Config, service string) (southSettings, error) {
 	default:
 		return s, fmt.Errorf("item %q must be 0 or 1", ItemQoS)
 	}
-	if s.assetLevel, err = cfg.Int(ItemAssetLevel); err != nil || s.assetLevel < -1 {
+	if s.assetLevel = c.AssetTopicLevel; s.assetLevel < -1 {
 		return s, fmt.Errorf("item %q must be -1 or more", ItemAssetLevel)
 	}
-	s.assetField, s.timestampField, s.valueName = cfg.String(ItemAssetField), cfg.String(ItemTimestampField), cfg.String(ItemValueName)
+	s.assetField, s.timestampField, s.valueName = c.AssetField, c.TimestampField, c.ValueName
 	if s.valueName == "" {
 		return s, fmt.Errorf("item %q is empty", ItemValueName)
 	}
@@ -439,3 +427,10 @@ func timestamp(v any) (time.Time, error) {
 	}
 	return time.Time{}, fmt.Errorf("%v is neither a timestamp string nor seconds since 1970", v)
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.South   = (*South)(nil)
+	_ edgeplugin.Readier = (*South)(nil)
+)

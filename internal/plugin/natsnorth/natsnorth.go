@@ -9,11 +9,10 @@ package natsnorth
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -23,9 +22,10 @@ import (
 
 	"github.com/edged/edged/internal/auditcode"
 	"github.com/edged/edged/internal/clock"
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/internal/plugin/format"
+	"github.com/edged/edged/internal/tlsclient"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Name is the plugin's name.
@@ -52,24 +52,8 @@ func Definition() plugin.Definition {
 	return plugin.Definition{
 		Name: Name, Version: "1.0.0", Kind: plugin.KindNorth,
 		Description: "Publishes readings to NATS JetStream; a reading counts as sent once the stream acknowledged it",
-		Items: map[string]configmgr.Item{
-			ItemServers: {Description: "NATS servers, comma-separated: nats://host:4222 (tls://host:4222 for TLS)", Type: configmgr.TypeString,
-				Default: "nats://127.0.0.1:4222", DisplayName: "Servers", Order: "1", Mandatory: "true"},
-			ItemSubject: {Description: "Subject template (it must be bound to a JetStream stream), " + format.Help, Type: configmgr.TypeString,
-				Default: "edged.{{.Asset}}", DisplayName: "Subject", Order: "2", Mandatory: "true"},
-			ItemPayload: {Description: "Payload template, " + format.Help, Type: configmgr.TypeString,
-				Default: format.DefaultPayload, DisplayName: "Payload", Order: "3", Mandatory: "true"},
-			ItemCredentials: {Description: "Path of a NATS credentials file (user JWT and seed); empty: none", Type: configmgr.TypeString,
-				Default: "", DisplayName: "Credentials file", Order: "4"},
-			ItemToken:    {Description: "Authentication token; empty: none", Type: configmgr.TypePassword, Default: "", DisplayName: "Token", Order: "5"},
-			ItemUsername: {Description: "User name; empty: none", Type: configmgr.TypeString, Default: "", DisplayName: "User name", Order: "6"},
-			ItemPassword: {Description: "Password", Type: configmgr.TypePassword, Default: "", DisplayName: "Password", Order: "7"},
-			ItemCA: {Description: "PEM certificate(s) of the authority the servers' TLS certificates must chain to; empty: the system's (TLS only with tls:// servers or when the server requires it)",
-				Type: configmgr.TypeString, Default: "", DisplayName: "CA certificate", Order: "8"},
-			ItemTimeout: {Description: "Seconds a connection attempt or an acknowledgement may take", Type: configmgr.TypeInteger,
-				Default: "10", DisplayName: "Timeout (s)", Order: "9", Minimum: "1", Maximum: "3600"},
-		},
-		NewNorth: func(env plugin.NorthEnv, cfg plugin.Config) (plugin.North, error) { return New(env, cfg) },
+		Items:       plugin.ItemsOf(Config{}),
+		NewNorth:    func(env plugin.NorthEnv, cfg plugin.Config) (plugin.North, error) { return New(env, cfg) },
 	}
 }
 
@@ -85,8 +69,12 @@ type settings struct {
 
 func parse(cfg plugin.Config) (settings, error) {
 	var s settings
+	var c Config
+	if err := plugin.Decode(cfg, &c); err != nil {
+		return s, err
+	}
 	var servers []string
-	for _, u := range strings.Split(cfg.String(ItemServers), ",") {
+	for _, u := range strings.Split(c.Servers, ",") {
 		u = strings.TrimSpace(u)
 		if u == "" {
 			continue
@@ -101,37 +89,36 @@ func parse(cfg plugin.Config) (settings, error) {
 	}
 	s.servers = strings.Join(servers, ",")
 	var err error
-	if s.subject, err = format.Parse("subject", cfg.String(ItemSubject)); err != nil {
+	if s.subject, err = format.Parse("subject", c.Subject); err != nil {
 		return s, err
 	}
-	if s.payload, err = format.Parse("payload", cfg.String(ItemPayload)); err != nil {
+	if s.payload, err = format.Parse("payload", c.Payload); err != nil {
 		return s, err
 	}
-	secs, err := cfg.Int(ItemTimeout)
-	if err != nil || secs < 1 {
+	if c.Timeout < 1 {
 		return s, fmt.Errorf("item %q must be a positive integer", ItemTimeout)
 	}
-	s.timeout = time.Duration(secs) * time.Second
+	s.timeout = time.Duration(c.Timeout) * time.Second
 	s.options = []nats.Option{nats.Timeout(s.timeout), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
 		nats.RetryOnFailedConnect(true)}
-	if f := cfg.String(ItemCredentials); f != "" {
+	if f := c.CredentialsFile; f != "" {
 		s.options = append(s.options, nats.UserCredentials(f))
 	}
-	if tok := cfg.String(ItemToken); tok != "" {
+	if tok := c.Token; tok != "" {
 		s.options = append(s.options, nats.Token(tok))
 	}
-	if u := cfg.String(ItemUsername); u != "" {
-		s.options = append(s.options, nats.UserInfo(u, cfg.String(ItemPassword)))
+	if u := c.Username; u != "" {
+		s.options = append(s.options, nats.UserInfo(u, c.Password))
 	}
-	if pem := cfg.String(ItemCA); pem != "" {
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM([]byte(pem)) {
-			return s, fmt.Errorf("item %q holds no PEM certificate", ItemCA)
+	if pem := c.CACertificate; pem != "" {
+		tc, err := tlsclient.Config("", []byte(pem))
+		if err != nil {
+			return s, fmt.Errorf("item %q %w", ItemCA, err)
 		}
-		s.options = append(s.options, nats.Secure(&tls.Config{MinVersion: tls.VersionTLS12, RootCAs: pool}))
+		s.options = append(s.options, nats.Secure(tc))
 	}
-	s.identity = strings.Join([]string{s.servers, cfg.String(ItemCredentials), cfg.String(ItemToken), cfg.String(ItemUsername),
-		cfg.String(ItemPassword), cfg.String(ItemCA), cfg.String(ItemTimeout)}, "\x00")
+	s.identity = strings.Join([]string{s.servers, c.CredentialsFile, c.Token, c.Username,
+		c.Password, c.CACertificate, strconv.Itoa(c.Timeout)}, "\x00")
 	return s, nil
 }
 
@@ -323,3 +310,10 @@ func (n *NATS) await(ctx context.Context, s settings, futures []jetstream.PubAck
 	}
 	return len(futures), nil
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.North  = (*NATS)(nil)
+	_ edgeplugin.Closer = (*NATS)(nil)
+)

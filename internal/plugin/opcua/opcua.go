@@ -31,8 +31,8 @@ import (
 	"github.com/gopcua/opcua/ua"
 
 	"github.com/edged/edged/internal/clock"
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Name is the plugin's name.
@@ -66,32 +66,8 @@ func Definition() plugin.Definition {
 	return plugin.Definition{
 		Name: Name, Version: "1.0.0", Kind: plugin.KindSouth,
 		Description: "Subscribes to OPC UA variables; each data change becomes a reading stamped with the server's source timestamp",
-		Items: map[string]configmgr.Item{
-			ItemEndpoint: {Description: "The server's endpoint URL", Type: configmgr.TypeString,
-				Default: "opc.tcp://127.0.0.1:4840", DisplayName: "Endpoint", Order: "1", Mandatory: "true"},
-			ItemSecurityPolicy: {Description: "Security policy", Type: configmgr.TypeEnumeration, Options: []string{"None", "Basic256Sha256"},
-				Default: "None", DisplayName: "Security policy", Order: "2"},
-			ItemSecurityMode: {Description: "Message security mode (None goes with the policy None)", Type: configmgr.TypeEnumeration,
-				Options: []string{"None", "Sign", "SignAndEncrypt"}, Default: "None", DisplayName: "Security mode", Order: "3"},
-			ItemCertificate: {Description: "The gateway's client certificate (PEM) for a secure channel; empty: a self-signed one made at each start, which the server must be set to accept",
-				Type: configmgr.TypeString, Default: "", DisplayName: "Client certificate", Order: "4"},
-			ItemPrivateKey: {Description: "The client certificate's RSA private key (PEM)", Type: configmgr.TypePassword,
-				Default: "", DisplayName: "Client private key", Order: "5"},
-			ItemUsername: {Description: "User name identity; empty: anonymous", Type: configmgr.TypeString, Default: "", DisplayName: "User name", Order: "6"},
-			ItemPassword: {Description: "Password of the user name identity", Type: configmgr.TypePassword, Default: "", DisplayName: "Password", Order: "7"},
-			ItemNodes: {Description: `Variables to monitor: ["ns=2;s=Plant.Temperature", "ns=2;i=1001"]`, Type: configmgr.TypeJSON,
-				Default: `[]`, DisplayName: "Nodes", Order: "8"},
-			ItemBrowseRoot: {Description: "A node under which every variable (folders and objects followed, 10 levels deep at most) is monitored too; empty: none",
-				Type: configmgr.TypeString, Default: "", DisplayName: "Browse root", Order: "9"},
-			ItemInterval: {Description: "Publishing interval of the subscription, in milliseconds", Type: configmgr.TypeInteger,
-				Default: "1000", DisplayName: "Publishing interval (ms)", Order: "10", Minimum: "10", Maximum: "3600000"},
-			ItemAssetNaming: {Description: "node: one asset per variable (its browse name), datapoint value; parent: one asset per parent node (its browse name), a datapoint per variable",
-				Type: configmgr.TypeEnumeration, Options: []string{NamingNode, NamingParent}, Default: NamingNode, DisplayName: "Asset naming", Order: "11"},
-			ItemAssetPrefix: {Description: "Prefix of every asset name", Type: configmgr.TypeString, Default: "", DisplayName: "Asset prefix", Order: "12"},
-			ItemMethodsParent: {Description: "The object whose methods control operations may call: an operation is named by a method's browse name, its parameters by the method's input argument names; empty: no operations",
-				Type: configmgr.TypeString, Default: "", DisplayName: "Methods object", Order: "13"},
-		},
-		New: func(env plugin.Env, cfg plugin.Config) (plugin.South, error) { return New(env, cfg) },
+		Items:       plugin.ItemsOf(Config{}),
+		New:         func(env plugin.Env, cfg plugin.Config) (plugin.South, error) { return New(env, cfg) },
 	}
 }
 
@@ -110,9 +86,12 @@ type settings struct {
 }
 
 func parse(cfg plugin.Config) (settings, error) {
-	s := settings{endpoint: cfg.String(ItemEndpoint), policy: cfg.String(ItemSecurityPolicy), mode: cfg.String(ItemSecurityMode),
-		username: cfg.String(ItemUsername), password: cfg.String(ItemPassword), parent: cfg.String(ItemAssetNaming) == NamingParent,
-		prefix: cfg.String(ItemAssetPrefix)}
+	var c Config
+	if err := plugin.Decode(cfg, &c); err != nil {
+		return settings{}, err
+	}
+	s := settings{endpoint: c.Endpoint, policy: c.SecurityPolicy, mode: c.SecurityMode,
+		username: c.Username, password: c.Password, parent: c.AssetNaming == NamingParent, prefix: c.AssetPrefix}
 	if !strings.HasPrefix(s.endpoint, "opc.tcp://") {
 		return s, fmt.Errorf("item %q = %q is not an opc.tcp:// URL", ItemEndpoint, s.endpoint)
 	}
@@ -122,8 +101,8 @@ func parse(cfg plugin.Config) (settings, error) {
 	case s.policy != "None" && s.mode == "None":
 		return s, fmt.Errorf("security policy %s needs the mode Sign or SignAndEncrypt", s.policy)
 	}
-	if c, k := cfg.String(ItemCertificate), cfg.String(ItemPrivateKey); c != "" || k != "" {
-		pair, err := tls.X509KeyPair([]byte(c), []byte(k))
+	if cert, k := c.Certificate, c.PrivateKey; cert != "" || k != "" {
+		pair, err := tls.X509KeyPair([]byte(cert), []byte(k))
 		if err != nil {
 			return s, fmt.Errorf("items %q and %q: %w", ItemCertificate, ItemPrivateKey, err)
 		}
@@ -133,25 +112,21 @@ func parse(cfg plugin.Config) (settings, error) {
 		}
 		s.cert, s.key = pair.Certificate[0], key
 	}
-	var ids []string
-	if err := json.Unmarshal([]byte(cfg.String(ItemNodes)), &ids); err != nil {
-		return s, fmt.Errorf("item %q must be a JSON array of node ids: %w", ItemNodes, err)
-	}
-	for _, n := range ids {
+	for _, n := range c.Nodes {
 		nid, err := ua.ParseNodeID(n)
 		if err != nil {
 			return s, fmt.Errorf("item %q: node id %q: %w", ItemNodes, n, err)
 		}
 		s.nodes = append(s.nodes, nid)
 	}
-	if r := cfg.String(ItemBrowseRoot); r != "" {
+	if r := c.BrowseRoot; r != "" {
 		nid, err := ua.ParseNodeID(r)
 		if err != nil {
 			return s, fmt.Errorf("item %q: node id %q: %w", ItemBrowseRoot, r, err)
 		}
 		s.root = nid
 	}
-	if m := cfg.String(ItemMethodsParent); m != "" {
+	if m := c.MethodsParent; m != "" {
 		nid, err := ua.ParseNodeID(m)
 		if err != nil {
 			return s, fmt.Errorf("item %q: node id %q: %w", ItemMethodsParent, m, err)
@@ -161,11 +136,10 @@ func parse(cfg plugin.Config) (settings, error) {
 	if len(s.nodes) == 0 && s.root == nil {
 		return s, fmt.Errorf("items %q and %q name no node to monitor", ItemNodes, ItemBrowseRoot)
 	}
-	ms, err := cfg.Int(ItemInterval)
-	if err != nil || ms < 1 {
+	if c.PublishingInterval < 1 {
 		return s, fmt.Errorf("item %q must be a positive integer", ItemInterval)
 	}
-	s.interval = time.Duration(ms) * time.Millisecond
+	s.interval = time.Duration(c.PublishingInterval) * time.Millisecond
 	return s, nil
 }
 
@@ -687,7 +661,7 @@ func callArguments(args []*ua.Argument, params map[string]any) ([]*ua.Variant, e
 // toVariant converts a value to a variant of kind (a variable's or an
 // argument's type).
 func toVariant(v any, kind ua.TypeID) (*ua.Variant, error) {
-	f, isNum := number(v)
+	f, isNum := plugin.Number(v)
 	fail := fmt.Errorf("%v does not fit the type %s", v, kind)
 	integer := func(lo, hi float64) (int64, error) {
 		if !isNum || f != math.Trunc(f) || f < lo || f > hi {
@@ -767,19 +741,10 @@ func toVariant(v any, kind ua.TypeID) (*ua.Variant, error) {
 	return ua.NewVariant(out)
 }
 
-func number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case float32:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case json.Number:
-		f, err := x.Float64()
-		return f, err == nil
-	}
-	return 0, false
-}
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.South    = (*OPCUA)(nil)
+	_ edgeplugin.Writer   = (*OPCUA)(nil)
+	_ edgeplugin.Operator = (*OPCUA)(nil)
+)

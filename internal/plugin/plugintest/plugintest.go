@@ -1,10 +1,14 @@
 // Package plugintest has helpers for testing plugins: a Sink that records
-// what a plugin delivers, and the default configuration of a definition.
+// what a plugin delivers, the default configuration of a definition, and
+// the check every built-in filter's folder runs on its definition.
 package plugintest
 
 import (
 	"context"
+	"reflect"
 	"sync"
+	"testing"
+	"time"
 
 	"github.com/edged/edged/internal/plugin"
 )
@@ -68,4 +72,34 @@ func Defaults(def plugin.Definition) plugin.Config {
 		cfg[name] = it.Default
 	}
 	return cfg
+}
+
+// CheckFilter checks the built-in filter plugin def, whose configuration
+// struct is config: its items are the struct's, its defaults decode into
+// the struct, and an instance made with them processes a batch and takes
+// its defaults again.
+func CheckFilter(t testing.TB, def plugin.Definition, config any) {
+	t.Helper()
+	if def.Kind != plugin.KindFilter || def.NewFilter == nil {
+		t.Fatalf("%s is no filter plugin: %+v", def.Name, def)
+	}
+	if want := plugin.ItemsOf(config); !reflect.DeepEqual(def.Items, want) {
+		t.Errorf("items = %v, want those of %T: %v", def.Items, config, want)
+	}
+	cfg := Defaults(def)
+	c := reflect.New(reflect.TypeOf(config)).Interface()
+	if err := plugin.Decode(cfg, c); err != nil {
+		t.Fatalf("the defaults do not decode: %v", err)
+	}
+	f, err := def.NewFilter(plugin.FilterEnv{}, cfg)
+	if err != nil {
+		t.Fatalf("a filter with the defaults: %v", err)
+	}
+	in := []plugin.Point{{Asset: "a", Timestamp: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Values: map[string]any{"x": int64(1)}}}
+	if _, err := f.Process(context.Background(), in); err != nil {
+		t.Errorf("Process: %v", err)
+	}
+	if err := f.Reconfigure(cfg); err != nil {
+		t.Errorf("Reconfigure to the defaults: %v", err)
+	}
 }

@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Name is the plugin's name.
@@ -33,14 +33,9 @@ func Definition() plugin.Definition {
 	return plugin.Definition{
 		Name: Name, Version: "1.0.0", Kind: plugin.KindSouth,
 		Description: "A sine wave, one reading per step, a full cycle every 360 steps",
-		Items: map[string]configmgr.Item{
-			ItemAssetName: {Description: "Name of the asset the readings are stored under", Type: configmgr.TypeString,
-				Default: "sinusoid", DisplayName: "Asset name", Order: "1", Mandatory: "true", Length: "255"},
-			ItemRate: {Description: "Readings produced per second", Type: configmgr.TypeInteger,
-				Default: "1", DisplayName: "Data points per second", Order: "2", Minimum: "1", Maximum: "1000000"},
-		},
-		Persists: true,
-		New:      newSinusoid,
+		Items:       plugin.ItemsOf(Config{}),
+		Persists:    true,
+		New:         newSinusoid,
 	}
 }
 
@@ -74,17 +69,17 @@ func newSinusoid(env plugin.Env, cfg plugin.Config) (plugin.South, error) {
 
 // apply takes the configuration's values.
 func (s *Sinusoid) apply(cfg plugin.Config) error {
-	rate, err := cfg.Int(ItemRate)
-	if err != nil {
+	var c Config
+	if err := plugin.Decode(cfg, &c); err != nil {
 		return err
 	}
-	if rate < 1 {
+	if c.DataPointsPerSec < 1 {
 		return fmt.Errorf("%s must be at least 1", ItemRate)
 	}
-	asset := cfg.String(ItemAssetName)
-	if asset == "" {
+	if c.AssetName == "" {
 		return fmt.Errorf("%s is empty", ItemAssetName)
 	}
+	rate, asset := c.DataPointsPerSec, c.AssetName
 	s.mu.Lock()
 	interval := time.Second / time.Duration(rate)
 	changed := s.interval != 0 && interval != s.interval
@@ -173,3 +168,10 @@ func (s *Sinusoid) Restore(data json.RawMessage) error {
 	s.step = st.Step
 	return nil
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.South     = (*Sinusoid)(nil)
+	_ edgeplugin.Persister = (*Sinusoid)(nil)
+)

@@ -20,8 +20,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Name is the plugin's name.
@@ -39,14 +39,7 @@ func Definition() plugin.Definition {
 	return plugin.Definition{
 		Name: Name, Version: "1.0.0", Kind: plugin.KindSouth,
 		Description: "The host's CPU, memory, load, network and disk figures",
-		Items: map[string]configmgr.Item{
-			ItemPrefix: {Description: "Prefix of the asset names", Type: configmgr.TypeString, Default: "system/",
-				DisplayName: "Asset name prefix", Order: "1", Length: "255"},
-			ItemInterval: {Description: "Seconds between readings", Type: configmgr.TypeInteger, Default: "10",
-				DisplayName: "Poll interval", Order: "2", Minimum: "1", Maximum: "86400"},
-			ItemDiskPath: {Description: "A path on the disk to report", Type: configmgr.TypeString, Default: "/",
-				DisplayName: "Disk path", Order: "3", Mandatory: "true"},
-		},
+		Items:       plugin.ItemsOf(Config{}),
 		New: func(env plugin.Env, cfg plugin.Config) (plugin.South, error) {
 			return New(env, cfg, "/proc", statfs)
 		},
@@ -89,16 +82,16 @@ func New(env plugin.Env, cfg plugin.Config, procRoot string, statfs func(string)
 
 // Reconfigure applies the new settings from the next poll on.
 func (s *SystemInfo) Reconfigure(cfg plugin.Config) error {
-	secs, err := cfg.Int(ItemInterval)
-	if err != nil {
+	var c Config
+	if err := plugin.Decode(cfg, &c); err != nil {
 		return err
 	}
-	if secs < 1 {
+	if c.PollInterval < 1 {
 		return fmt.Errorf("%s must be at least 1 second", ItemInterval)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.prefix, s.interval, s.diskPath = cfg.String(ItemPrefix), time.Duration(secs)*time.Second, cfg.String(ItemDiskPath)
+	s.prefix, s.interval, s.diskPath = c.AssetNamePrefix, time.Duration(c.PollInterval)*time.Second, c.DiskPath
 	return nil
 }
 
@@ -328,3 +321,9 @@ func (s *SystemInfo) disk(path string) (map[string]any, error) {
 func round2(v float64) float64 {
 	return float64(int64(v*100+0.5)) / 100
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.South = (*SystemInfo)(nil)
+)

@@ -283,30 +283,64 @@ var ErrCannotWrite = errors.New("the plugin cannot write to its device")
 // operations.
 var ErrCannotOperate = errors.New("the plugin cannot run operations on its device")
 
-// Write sets values on a south plugin's device.
-func (c *Client) Write(ctx context.Context, values map[string]string) error {
-	return c.WriteAsset(ctx, "", values)
-}
-
-// WriteAsset sets values of asset ("": whichever asset has them) on a
-// south plugin's device. The error carries the plugin's Code: CodeInvalid
-// for its refusals, CodeFailed for its device's failure.
-func (c *Client) WriteAsset(ctx context.Context, asset string, values map[string]string) error {
-	_, err := c.south.Write(ctx, &pluginpb.WriteRequest{Values: values, Asset: asset})
-	if status.Code(err) == codes.Unimplemented {
+// Write sets datapoints of asset ("": whichever asset has them) on a south
+// plugin's device (Writer), sending the values both with their JSON types
+// and as text. A plugin that cannot write fails with ErrCannotWrite; its
+// refusals wrap ErrNotWritable, and every error carries the plugin's Code:
+// CodeInvalid for its refusals, CodeFailed for its device's failure.
+func (c *Client) Write(ctx context.Context, asset string, values map[string]any) error {
+	raw, text, err := controlWire(values)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrNotWritable, err)
+	}
+	_, err = c.south.Write(ctx, &pluginpb.WriteRequest{Asset: asset, ValuesJson: raw, Values: text})
+	switch status.Code(err) {
+	case codes.Unimplemented:
 		return ErrCannotWrite
+	case codes.InvalidArgument:
+		return fmt.Errorf("%w: %w", ErrNotWritable, callError("Write", err))
 	}
 	return c.exited(callError("Write", err))
 }
 
-// Operate runs operation with params on a south plugin's device; errors
-// as for WriteAsset.
-func (c *Client) Operate(ctx context.Context, operation string, params map[string]string) error {
-	_, err := c.south.Operate(ctx, &pluginpb.OperateRequest{Operation: operation, Parameters: params})
+// Operate runs operation with params on a south plugin's device (Operator);
+// errors as for Write, ErrCannotOperate for a plugin that cannot.
+func (c *Client) Operate(ctx context.Context, operation string, params map[string]any) error {
+	raw, text, err := controlWire(params)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrBadParameters, err)
+	}
+	_, err = c.south.Operate(ctx, &pluginpb.OperateRequest{Operation: operation, Parameters: text, ParametersJson: raw})
 	if status.Code(err) == codes.Unimplemented {
 		return ErrCannotOperate
 	}
 	return c.exited(callError("Operate", err))
+}
+
+// controlWire is values as the contract carries them: a JSON object with
+// their JSON types, and each as text (a string as it is, anything else as
+// JSON: 21.5, true) for plugins that read only the text.
+func controlWire(values map[string]any) ([]byte, map[string]string, error) {
+	if values == nil {
+		values = map[string]any{} // an object, not null
+	}
+	raw, err := json.Marshal(values)
+	if err != nil {
+		return nil, nil, err
+	}
+	text := make(map[string]string, len(values))
+	for k, v := range values {
+		if s, ok := v.(string); ok {
+			text[k] = s
+			continue
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		text[k] = string(b)
+	}
+	return raw, text, nil
 }
 
 // Send hands a north plugin a block of readings and returns how many it

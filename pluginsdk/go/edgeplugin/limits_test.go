@@ -35,14 +35,14 @@ func bigBatch() []Reading {
 	return rs
 }
 
-// bigSouth emits one batch of 200 MiB through the SDK and ends its run
-// with emit's error.
+// bigSouth submits one batch of 200 MiB through the SDK's Sink and ends
+// its run with Submit's error.
 type bigSouth struct{}
 
 func (bigSouth) Start(context.Context, Start) error { return nil }
 func (bigSouth) Reconfigure(Config) error           { return nil }
-func (bigSouth) Run(ctx context.Context, emit func([]Reading) error) error {
-	if err := emit(bigBatch()); err != nil {
+func (bigSouth) Run(ctx context.Context, sink Sink) error {
+	if _, err := sink.Submit(bigBatch()); err != nil {
 		return err
 	}
 	<-ctx.Done()

@@ -2,8 +2,10 @@ package edgeplugin
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 
 	hplugin "github.com/hashicorp/go-plugin"
@@ -135,10 +137,8 @@ func (g *grpcPlugin) GRPCServer(broker *hplugin.GRPCBroker, s *grpc.Server) erro
 	p := g.impl
 	info := p.Info
 	if p.South != nil {
-		_, plain := p.South.(Writer)
-		_, byAsset := p.South.(AssetWriter)
+		_, info.Writes = p.South.(Writer)
 		_, info.Operates = p.South.(Operator)
-		info.Writes = plain || byAsset
 	}
 	pluginpb.RegisterPluginServer(s, &describeServer{info: info})
 	switch {
@@ -157,16 +157,16 @@ func (g *grpcPlugin) GRPCServer(broker *hplugin.GRPCBroker, s *grpc.Server) erro
 		pluginpb.RegisterDispatcherServer(s, &dispatcherServer{serviceServer: serviceServer{broker: broker, life: impl}, impl: impl})
 		return nil
 	}
-	c := &common{persist: p}
+	c := &common{}
 	switch {
 	case p.South != nil:
-		c.start, c.reconfigure = p.South.Start, p.South.Reconfigure
+		c.impl, c.reconfigure = p.South, p.South.Reconfigure
 		pluginpb.RegisterSouthServer(s, &southServer{common: c, impl: p.South})
 	case p.North != nil:
-		c.start, c.reconfigure = p.North.Start, p.North.Reconfigure
+		c.impl, c.reconfigure = p.North, p.North.Reconfigure
 		pluginpb.RegisterNorthServer(s, &northServer{common: c, impl: p.North})
 	case p.Filter != nil:
-		c.start, c.reconfigure = p.Filter.Start, p.Filter.Reconfigure
+		c.impl, c.reconfigure = p.Filter, p.Filter.Reconfigure
 		pluginpb.RegisterFilterServer(s, &filterServer{common: c, impl: p.Filter})
 	}
 	return nil
@@ -187,20 +187,36 @@ func (d *describeServer) Describe(context.Context, *pluginpb.DescribeRequest) (*
 	return infoToPB(d.info), nil
 }
 
-// common are the calls every kind has.
+// common are the calls every kind has, on impl: the plugin's South, North
+// or Filter.
 type common struct {
-	persist     *Plugin
-	start       func(context.Context, Start) error
+	impl        any
 	reconfigure func(Config) error
 }
 
+// Start hands the plugin its state (Persister.Restore) and configuration
+// (Starter.Start), then lets it acquire its resources (Opener.Open), as
+// the gateway does for a built-in plugin.
 func (c *common) Start(ctx context.Context, req *pluginpb.StartRequest) (*pluginpb.StartReply, error) {
 	s := Start{Service: req.GetService(), Config: Config(req.GetConfig())}
 	if len(req.GetState()) > 0 {
 		s.State = req.GetState()
+		if p, ok := c.impl.(Persister); ok {
+			if err := p.Restore(s.State); err != nil {
+				// as for a built-in plugin: logged, and it starts afresh
+				fmt.Fprintf(os.Stderr, "the persisted state was not restored: %v\n", err)
+			}
+		}
 	}
-	if err := c.start(ctx, s); err != nil {
-		return nil, status.Error(codes.FailedPrecondition, err.Error())
+	if st, ok := c.impl.(Starter); ok {
+		if err := st.Start(ctx, s); err != nil {
+			return nil, status.Error(codes.FailedPrecondition, err.Error())
+		}
+	}
+	if o, ok := c.impl.(Opener); ok {
+		if err := o.Open(ctx); err != nil {
+			return nil, status.Error(codes.FailedPrecondition, err.Error())
+		}
 	}
 	return &pluginpb.StartReply{}, nil
 }
@@ -216,14 +232,7 @@ func (c *common) Reconfigure(_ context.Context, req *pluginpb.ReconfigureRequest
 }
 
 func (c *common) State(context.Context, *pluginpb.StateRequest) (*pluginpb.StateReply, error) {
-	var impl any = c.persist.South
-	switch {
-	case c.persist.North != nil:
-		impl = c.persist.North
-	case c.persist.Filter != nil:
-		impl = c.persist.Filter
-	}
-	p, ok := impl.(Persister)
+	p, ok := c.impl.(Persister)
 	if !ok {
 		return &pluginpb.StateReply{}, nil
 	}
@@ -253,38 +262,73 @@ func (s *southServer) State(ctx context.Context, req *pluginpb.StateRequest) (*p
 }
 
 func (s *southServer) Run(_ *pluginpb.RunRequest, stream grpc.ServerStreamingServer[pluginpb.Batch]) error {
-	var mu sync.Mutex // emit may be called from several goroutines
-	emit := func(rs []Reading) error {
-		if len(rs) == 0 {
-			return nil
-		}
-		b := &pluginpb.Batch{Readings: toPB(rs)}
-		if n := proto.Size(b); n > MaxMessageBytes {
-			return fmt.Errorf("%w: %d readings are %d bytes, more than the %d a plugin may send at once: emit smaller batches",
-				ErrBatchTooLarge, len(rs), n, MaxMessageBytes)
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		return stream.Send(b)
-	}
-	err := s.impl.Run(stream.Context(), emit)
+	err := s.impl.Run(stream.Context(), &streamSink{stream: stream})
 	if err != nil && stream.Context().Err() == nil {
 		return status.Error(codes.Aborted, err.Error())
 	}
 	return nil
 }
 
+// streamSink is the Sink of a south plugin in its own process: each batch
+// is a message of the Run stream to the gateway, which hands it to its
+// ingest buffer.
+type streamSink struct {
+	mu     sync.Mutex // a Sink may be called from several goroutines
+	stream grpc.ServerStreamingServer[pluginpb.Batch]
+}
+
+func (s *streamSink) send(rs []Reading) error {
+	if len(rs) == 0 {
+		return nil
+	}
+	b := &pluginpb.Batch{Readings: toPB(rs)}
+	if n := proto.Size(b); n > MaxMessageBytes {
+		return fmt.Errorf("%w: %d readings are %d bytes, more than the %d a plugin may send at once: send smaller batches",
+			ErrTooLarge, len(rs), n, MaxMessageBytes)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stream.Context().Err() != nil {
+		return ErrStopped
+	}
+	if err := s.stream.Send(b); err != nil {
+		return fmt.Errorf("%w: %w", ErrStopped, err)
+	}
+	return nil
+}
+
+// Put sends readings; those that cannot be sent are dropped, and said so
+// on stderr (the gateway's log).
+func (s *streamSink) Put(rs []Reading) {
+	if err := s.send(rs); err != nil && !errors.Is(err, ErrStopped) {
+		fmt.Fprintf(os.Stderr, "%d readings dropped: %v\n", len(rs), err)
+	}
+}
+
+// Submit sends readings; its Receipt is done at once: the gateway has
+// them once the stream took them.
+func (s *streamSink) Submit(rs []Reading) (Receipt, error) {
+	if err := s.send(rs); err != nil {
+		return nil, err
+	}
+	return received{}, nil
+}
+
+// received is the Receipt of readings the gateway received.
+type received struct{}
+
+func (received) Wait(context.Context) error { return nil }
+
 func (s *southServer) Write(ctx context.Context, req *pluginpb.WriteRequest) (*pluginpb.WriteReply, error) {
-	var err error
-	switch w := s.impl.(type) {
-	case AssetWriter:
-		err = w.WriteAsset(ctx, req.GetAsset(), req.GetValues())
-	case Writer:
-		err = w.Write(ctx, req.GetValues())
-	default:
+	w, ok := s.impl.(Writer)
+	if !ok {
 		return nil, status.Error(codes.Unimplemented, "the plugin cannot write to its device")
 	}
+	values, err := controlValues(req.GetValuesJson(), req.GetValues())
 	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, "the values are not a JSON object")
+	}
+	if err := w.Write(ctx, req.GetAsset(), values); err != nil {
 		return nil, controlStatus(err)
 	}
 	return &pluginpb.WriteReply{}, nil
@@ -295,10 +339,33 @@ func (s *southServer) Operate(ctx context.Context, req *pluginpb.OperateRequest)
 	if !ok {
 		return nil, status.Error(codes.Unimplemented, "the plugin cannot run operations on its device")
 	}
-	if err := o.Operate(ctx, req.GetOperation(), req.GetParameters()); err != nil {
+	params, err := controlValues(req.GetParametersJson(), req.GetParameters())
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, "the parameters are not a JSON object")
+	}
+	if err := o.Operate(ctx, req.GetOperation(), params); err != nil {
 		return nil, controlStatus(err)
 	}
 	return &pluginpb.OperateReply{}, nil
+}
+
+// controlValues are the values of a write or the parameters of an
+// operation with their JSON types: from raw, the JSON object a gateway
+// sends, when set; otherwise each of text as a string (a gateway that
+// sends only the text form).
+func controlValues(raw []byte, text map[string]string) (map[string]any, error) {
+	if len(raw) > 0 {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) != nil || obj == nil {
+			return nil, errors.New("not a JSON object")
+		}
+		return DecodeValues(raw), nil
+	}
+	values := make(map[string]any, len(text))
+	for k, v := range text {
+		values[k] = v
+	}
+	return values, nil
 }
 
 // controlStatus is the status of a Writer's or Operator's error: its
@@ -373,9 +440,13 @@ func (s *filterServer) Ingest(ctx context.Context, req *pluginpb.IngestRequest) 
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, err.Error())
 	}
-	out, err := s.impl.Ingest(ctx, rs)
+	out, err := s.impl.Process(ctx, Points(rs))
 	if err != nil {
 		return nil, status.Error(codes.Aborted, err.Error())
 	}
-	return &pluginpb.IngestReply{Readings: toPB(out)}, nil
+	back, err := Readings(out)
+	if err != nil {
+		return nil, status.Error(codes.Aborted, err.Error())
+	}
+	return &pluginpb.IngestReply{Readings: toPB(back)}, nil
 }

@@ -1,11 +1,13 @@
-// Package edgeplugin is the Go SDK for plugins of the edged gateway that
-// run in their own process. A plugin is a main package that calls Serve
-// with its Info and an implementation of South, North or Filter, or a
-// constructor of a Notification or Dispatcher service; the
-// gateway starts the executable, handshakes over HashiCorp go-plugin (gRPC,
-// application protocol ProtocolVersion) and calls it through the contract
-// in proto/edged/plugin/v1. A service also calls the gateway back through
-// the Host it is started with.
+// Package edgeplugin is the Go SDK for plugins of the edged gateway, and
+// the one definition of the plugin interfaces (South, North, Filter and
+// the interfaces they may add) which the gateway's built-in plugins
+// implement too. A plugin in its own process is a main package that calls
+// Serve with its Info and an implementation of South, North or Filter
+// (which also implements Starter), or a constructor of a Notification or
+// Dispatcher service; the gateway starts the executable, handshakes over
+// HashiCorp go-plugin (gRPC, application protocol ProtocolVersion) and
+// calls it through the contract in proto/edged/plugin/v1. A service also
+// calls the gateway back through the Host it is started with.
 //
 // The package also holds the gateway's side of the contract (Client,
 // Launch), which the gateway and the test harness in package plugintest
@@ -14,9 +16,7 @@
 package edgeplugin
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -60,6 +60,9 @@ func NewReading(asset string, ts time.Time, values map[string]any) (Reading, err
 
 // Config is every configuration item's value by name.
 type Config map[string]string
+
+// String returns the value of item name ("" when absent).
+func (c Config) String(name string) string { return c[name] }
 
 // Int returns item name as an integer.
 func (c Config) Int(name string) (int, error) {
@@ -107,7 +110,7 @@ type Info struct {
 	// Service when the gateway is to keep what its State returns.
 	Persists bool
 	// Writes and Operates tell whether a south plugin implements Writer
-	// (or AssetWriter) and Operator. Serve sets them from the
+	// and Operator. Serve sets them from the
 	// implementation: an author leaves them unset.
 	Writes, Operates bool
 }
@@ -121,84 +124,9 @@ type Start struct {
 	State json.RawMessage
 }
 
-// ErrRestart is returned by Reconfigure when the change needs a new
-// instance of the plugin: the gateway then stops this process and starts
-// another with the new configuration.
-var ErrRestart = errors.New("the change needs a restart of the plugin")
-
-// ErrBatchTooLarge is emit's refusal of a batch whose message would be
-// larger than MaxMessageBytes.
-var ErrBatchTooLarge = errors.New("the batch is too large")
-
-// South is a data source.
-type South interface {
-	// Start takes the configuration and acquires resources.
-	Start(ctx context.Context, s Start) error
-	// Run delivers readings through emit until ctx ends, then returns nil.
-	// An error marks the service failed; the gateway restarts the plugin.
-	// emit refuses a batch larger than MaxMessageBytes (ErrBatchTooLarge).
-	Run(ctx context.Context, emit func([]Reading) error) error
-	// Reconfigure applies a changed configuration (ErrRestart: start anew).
-	Reconfigure(cfg Config) error
-}
-
-// Writer is implemented by south plugins that can set values on their
-// device (setpoints). values are keyed by datapoint name, as the plugin's
-// readings name them, each a string: a string value as it is, a number or
-// boolean as JSON ("21.5", "true"). Return an error wrapping
-// ErrNotWritable for a datapoint the plugin does not know or cannot write,
-// or a value it cannot convert; any other error is the device's failure.
-type Writer interface {
-	Write(ctx context.Context, values map[string]string) error
-}
-
-// AssetWriter is Writer for a plugin whose datapoints belong to several
-// assets: asset names the asset written ("": whichever has the
-// datapoints). A plugin implementing it is called through it, not Write.
-type AssetWriter interface {
-	WriteAsset(ctx context.Context, asset string, values map[string]string) error
-}
-
-// Operator is implemented by south plugins that can run named operations
-// on their device (a method call, a reset), with params by name as
-// strings as for Writer. Return an error wrapping ErrNoOperation for an
-// operation the plugin does not offer, ErrBadParameters for parameters it
-// does not take; any other error is the device's failure.
-type Operator interface {
-	Operate(ctx context.Context, operation string, params map[string]string) error
-}
-
-// The refusals of Writer and Operator: the gateway answers them as a bad
-// request (400), other errors as the device's failure (502).
-var (
-	ErrNotWritable   = errors.New("datapoint not writable")
-	ErrNoOperation   = errors.New("operation not supported")
-	ErrBadParameters = errors.New("operation parameters not accepted")
-)
-
-// North is a destination.
-type North interface {
-	Start(ctx context.Context, s Start) error
-	// Send delivers readings in order and returns how many of them,
-	// counted from the first, the destination accepted for good, with an
-	// error when not all were.
-	Send(ctx context.Context, readings []Reading) (int, error)
-	Reconfigure(cfg Config) error
-}
-
-// Filter is a processing step.
-type Filter interface {
-	Start(ctx context.Context, s Start) error
-	// Ingest returns the readings that go on in place of readings.
-	Ingest(ctx context.Context, readings []Reading) ([]Reading, error)
-	Reconfigure(cfg Config) error
-}
-
-// Persister is implemented by plugins that keep state between runs.
-type Persister interface {
-	// State returns the state to persist, a JSON document.
-	State() (json.RawMessage, error)
-}
+// ErrBatchTooLarge is the refusal of a batch whose message to the gateway
+// would be larger than MaxMessageBytes; it is ErrTooLarge.
+var ErrBatchTooLarge = ErrTooLarge
 
 func toPB(rs []Reading) []*pluginpb.Reading {
 	out := make([]*pluginpb.Reading, len(rs))

@@ -805,14 +805,22 @@ func (x *StateReply) GetState() []byte {
 	return nil
 }
 
+// WriteRequest sets datapoints of a device. A gateway sends both forms of
+// the values: values_json, a JSON object of datapoint name to value with
+// its JSON type (a number, a boolean, a string), which a plugin reads when
+// set, and values, each value as text, for plugins that predate it.
 type WriteRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// values are the datapoints to set by name, each a string: a string
 	// value as it is, a number or boolean as JSON (21.5, true).
 	Values map[string]string `protobuf:"bytes,1,rep,name=values,proto3" json:"values,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// asset is the asset whose datapoints these are; empty: whichever asset
-	// has them.
-	Asset         string `protobuf:"bytes,2,opt,name=asset,proto3" json:"asset,omitempty"`
+	// has each datapoint, which must then be unambiguous.
+	Asset string `protobuf:"bytes,2,opt,name=asset,proto3" json:"asset,omitempty"`
+	// values_json is the same datapoints as a JSON object of name to value
+	// with its JSON type (a number at full precision, a boolean, a string);
+	// a plugin reads it when set and values otherwise.
+	ValuesJson    []byte `protobuf:"bytes,3,opt,name=values_json,json=valuesJson,proto3" json:"values_json,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -861,6 +869,13 @@ func (x *WriteRequest) GetAsset() string {
 	return ""
 }
 
+func (x *WriteRequest) GetValuesJson() []byte {
+	if x != nil {
+		return x.ValuesJson
+	}
+	return nil
+}
+
 type WriteReply struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -901,9 +916,12 @@ type OperateRequest struct {
 	state     protoimpl.MessageState `protogen:"open.v1"`
 	Operation string                 `protobuf:"bytes,1,opt,name=operation,proto3" json:"operation,omitempty"`
 	// parameters are the operation's by name, strings as in WriteRequest.
-	Parameters    map[string]string `protobuf:"bytes,2,rep,name=parameters,proto3" json:"parameters,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Parameters map[string]string `protobuf:"bytes,2,rep,name=parameters,proto3" json:"parameters,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// parameters_json is the same parameters as a JSON object with their
+	// JSON types, as WriteRequest.values_json.
+	ParametersJson []byte `protobuf:"bytes,3,opt,name=parameters_json,json=parametersJson,proto3" json:"parameters_json,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *OperateRequest) Reset() {
@@ -946,6 +964,13 @@ func (x *OperateRequest) GetOperation() string {
 func (x *OperateRequest) GetParameters() map[string]string {
 	if x != nil {
 		return x.Parameters
+	}
+	return nil
+}
+
+func (x *OperateRequest) GetParametersJson() []byte {
+	if x != nil {
+		return x.ParametersJson
 	}
 	return nil
 }
@@ -2494,20 +2519,23 @@ const file_edged_plugin_v1_plugin_proto_rawDesc = "" +
 	"\fStateRequest\"\"\n" +
 	"\n" +
 	"StateReply\x12\x14\n" +
-	"\x05state\x18\x01 \x01(\fR\x05state\"\xa2\x01\n" +
+	"\x05state\x18\x01 \x01(\fR\x05state\"\xc3\x01\n" +
 	"\fWriteRequest\x12A\n" +
 	"\x06values\x18\x01 \x03(\v2).edged.plugin.v1.WriteRequest.ValuesEntryR\x06values\x12\x14\n" +
-	"\x05asset\x18\x02 \x01(\tR\x05asset\x1a9\n" +
+	"\x05asset\x18\x02 \x01(\tR\x05asset\x12\x1f\n" +
+	"\vvalues_json\x18\x03 \x01(\fR\n" +
+	"valuesJson\x1a9\n" +
 	"\vValuesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\f\n" +
 	"\n" +
-	"WriteReply\"\xbe\x01\n" +
+	"WriteReply\"\xe7\x01\n" +
 	"\x0eOperateRequest\x12\x1c\n" +
 	"\toperation\x18\x01 \x01(\tR\toperation\x12O\n" +
 	"\n" +
 	"parameters\x18\x02 \x03(\v2/.edged.plugin.v1.OperateRequest.ParametersEntryR\n" +
-	"parameters\x1a=\n" +
+	"parameters\x12'\n" +
+	"\x0fparameters_json\x18\x03 \x01(\fR\x0eparametersJson\x1a=\n" +
 	"\x0fParametersEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x0e\n" +

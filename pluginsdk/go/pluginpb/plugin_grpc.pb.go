@@ -179,10 +179,12 @@ type SouthClient interface {
 	Reconfigure(ctx context.Context, in *ReconfigureRequest, opts ...grpc.CallOption) (*ReconfigureReply, error)
 	// State returns the state to persist; called once Run ended.
 	State(ctx context.Context, in *StateRequest, opts ...grpc.CallOption) (*StateReply, error)
-	// Write sets values on the device (setpoints). A plugin that cannot
-	// write answers UNIMPLEMENTED. Errors: INVALID_ARGUMENT for a datapoint
-	// the plugin does not know or cannot write, or a value it cannot
-	// convert; ABORTED when the device or its transport failed.
+	// Write sets datapoints of an asset on the device (setpoints). A plugin
+	// that cannot write answers UNIMPLEMENTED; the gateway sends writes only
+	// to a plugin whose Description says it writes. Errors:
+	// INVALID_ARGUMENT for a datapoint the plugin does not know or cannot
+	// write, or a value it cannot convert; ABORTED when the device or its
+	// transport failed.
 	Write(ctx context.Context, in *WriteRequest, opts ...grpc.CallOption) (*WriteReply, error)
 	// Operate runs a named operation on the device (a method call, a
 	// reset). A plugin that cannot answers UNIMPLEMENTED. Errors:
@@ -286,10 +288,12 @@ type SouthServer interface {
 	Reconfigure(context.Context, *ReconfigureRequest) (*ReconfigureReply, error)
 	// State returns the state to persist; called once Run ended.
 	State(context.Context, *StateRequest) (*StateReply, error)
-	// Write sets values on the device (setpoints). A plugin that cannot
-	// write answers UNIMPLEMENTED. Errors: INVALID_ARGUMENT for a datapoint
-	// the plugin does not know or cannot write, or a value it cannot
-	// convert; ABORTED when the device or its transport failed.
+	// Write sets datapoints of an asset on the device (setpoints). A plugin
+	// that cannot write answers UNIMPLEMENTED; the gateway sends writes only
+	// to a plugin whose Description says it writes. Errors:
+	// INVALID_ARGUMENT for a datapoint the plugin does not know or cannot
+	// write, or a value it cannot convert; ABORTED when the device or its
+	// transport failed.
 	Write(context.Context, *WriteRequest) (*WriteReply, error)
 	// Operate runs a named operation on the device (a method call, a
 	// reset). A plugin that cannot answers UNIMPLEMENTED. Errors:

@@ -113,6 +113,13 @@ func (h *Harness) Collect(n int) []edgeplugin.Reading {
 	return got
 }
 
+// Write sets datapoints of asset through a south plugin's Writer, as the
+// gateway's control calls do; errors are the gateway's (ErrCannotWrite,
+// ErrNotWritable wrapped).
+func (h *Harness) Write(asset string, values map[string]any) error {
+	return h.Client.Write(h.t.Context(), asset, values)
+}
+
 // State returns the state the plugin would persist now.
 func (h *Harness) State() json.RawMessage {
 	h.t.Helper()

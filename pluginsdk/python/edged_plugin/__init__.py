@@ -23,8 +23,13 @@ proto/edged/plugin/v1. A south plugin (SouthPlugin) either implements
 ``write(asset, values)`` (setpoints) and ``operate(operation, parameters)``,
 raising :class:`NotWritable`, :class:`NoOperation` or :class:`BadParameters`
 to refuse a call.
+
+Its configuration is a dataclass of items (:func:`item`), as a Go plugin's
+is a struct with item tags: set ``config_class`` and the items are derived
+from it, the configuration decoded into ``self.settings``.
 """
 
+from .config import decode, item, items_of
 from .plugin import (
     MAX_MESSAGE_BYTES,
     BadParameters,
@@ -53,6 +58,9 @@ __all__ = [
     "Reading",
     "Restart",
     "SouthPlugin",
+    "decode",
+    "item",
+    "items_of",
     "serve",
     "server",
 ]

@@ -8,13 +8,15 @@ import os
 import sys
 import threading
 from concurrent import futures
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Callable, Iterable, Optional, Union
+from typing import Any, Callable, Iterable, Optional, Union
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from .config import decode, items_of
+from .item import Item
 from .pb import plugin_pb2, plugin_pb2_grpc
 
 # The go-plugin handshake the gateway uses (pluginsdk/go/edgeplugin).
@@ -36,32 +38,6 @@ def app_protocol_version(offered: str) -> int:
     versions = {int(v) for v in offered.split(",") if v.strip().isdigit()}
     common = versions & set(APP_PROTOCOL_VERSIONS)
     return max(common) if common else 1
-
-
-@dataclass
-class Item:
-    """A configuration item; values are strings whatever the type."""
-
-    description: str
-    type: str = "string"
-    default: str = ""
-    display_name: str = ""
-    order: str = ""
-    options: list[str] = field(default_factory=list)
-    minimum: str = ""
-    maximum: str = ""
-
-    def to_pb(self, name: str) -> plugin_pb2.Item:
-        return plugin_pb2.Item(
-            description=self.description,
-            type=self.type,
-            default=self.default,
-            display_name=self.display_name or name,
-            order=self.order or "1",
-            options=self.options,
-            minimum=self.minimum,
-            maximum=self.maximum,
-        )
 
 
 @dataclass
@@ -119,30 +95,45 @@ class BadParameters(ValueError):
 
 
 class SouthPlugin:
-    """Base class of a south plugin. Set name, version, description, items
-    (and persists, with state()), then implement poll() or run(). A plugin
-    that controls its device also overrides write() (setpoints) and/or
-    operate() (named operations); the gateway sends control calls only to a
-    plugin that overrides them."""
+    """Base class of a south plugin. Set name, version, description, the
+    configuration (config_class, a dataclass of items, or items) and
+    persists, with state(), then implement poll() or run(). A plugin that
+    controls its device also overrides write() (setpoints) and/or operate()
+    (named operations); the gateway sends control calls only to a plugin
+    that overrides them."""
 
     kind = "south"
     name = ""
     version = ""
     description = ""
     items: dict[str, Item] = {}
+    # config_class is a dataclass declaring the items (edged_plugin.item):
+    # they are derived from it, and self.settings is the configuration
+    # decoded into it.
+    config_class: Optional[type] = None
     persists = False
 
     def __init__(self) -> None:
         self.service = ""
         self.config: dict[str, str] = {}
+        self.settings: Any = None
+        if self.config_class is not None:
+            self.items = items_of(self.config_class)
 
     def start(self, service: str, config: dict[str, str], state: Optional[dict]) -> None:
         """Takes the configuration and the persisted state; raise to fail the start."""
-        self.service, self.config = service, dict(config)
+        self.service = service
+        self._configure(config)
 
     def reconfigure(self, config: dict[str, str]) -> None:
         """Applies a changed configuration; raise Restart for a new instance,
         another exception keeps the old configuration."""
+        self._configure(config)
+
+    def _configure(self, config: dict[str, str]) -> None:
+        """Keeps config, decoded into config_class when the plugin has one."""
+        if self.config_class is not None:
+            self.settings = decode(self.config_class, config)
         self.config = dict(config)
 
     def state(self) -> dict:
@@ -164,22 +155,38 @@ class SouthPlugin:
             emit(self.poll())
             stopped.wait(self.interval())
 
-    def write(self, asset: str, values: dict[str, str]) -> None:
+    def write(self, asset: str, values: dict[str, Any]) -> None:
         """Sets datapoints on the device (setpoints) and returns once the
         device took them. values are keyed by datapoint name, as the
-        plugin's readings name them, each a string: a string value as it
-        is, a number or boolean as JSON ("21.5", "true"); asset is the
+        plugin's readings name them, with their JSON types (a number, a
+        boolean, a string; from a gateway that sends only text, each a
+        string: a number or boolean as JSON, "21.5"); asset is the
         asset written, "" for whichever has the datapoints. Raise
         NotWritable for a datapoint or value the plugin refuses; any other
         exception is the device's failure (the gateway answers 502)."""
         raise NotImplementedError("the plugin cannot write to its device")
 
-    def operate(self, operation: str, parameters: dict[str, str]) -> None:
+    def operate(self, operation: str, parameters: dict[str, Any]) -> None:
         """Runs a named operation on the device with its parameters
-        (strings, as for write()) and returns once it is done. Raise
+        (typed as for write()) and returns once it is done. Raise
         NoOperation or BadParameters to refuse it; any other exception is
         the device's failure."""
         raise NotImplementedError("the plugin cannot run operations on its device")
+
+
+def _control_values(raw: bytes, text) -> dict[str, Any]:
+    """The values of a write or parameters of an operation with their JSON
+    types: from raw, the JSON object the gateway sends, when set; else
+    each of text as a string (a gateway that sends only the text)."""
+    if raw:
+        try:
+            obj = json.loads(raw)
+        except ValueError as e:
+            raise BadParameters(f"not a JSON object: {e}") from e
+        if not isinstance(obj, dict):
+            raise BadParameters("not a JSON object")
+        return obj
+    return dict(text)
 
 
 def _overrides(p: SouthPlugin, method: str) -> bool:
@@ -362,13 +369,15 @@ class _SouthServicer(_Common, plugin_pb2_grpc.SouthServicer):
     def Write(self, request, context):
         if not _overrides(self.p, "write"):
             context.abort(grpc.StatusCode.UNIMPLEMENTED, "the plugin cannot write to its device")
-        _control(context, lambda: self.p.write(request.asset, dict(request.values)))
+        _control(context, lambda: self.p.write(
+            request.asset, _control_values(request.values_json, request.values)))
         return plugin_pb2.WriteReply()
 
     def Operate(self, request, context):
         if not _overrides(self.p, "operate"):
             context.abort(grpc.StatusCode.UNIMPLEMENTED, "the plugin cannot run operations on its device")
-        _control(context, lambda: self.p.operate(request.operation, dict(request.parameters)))
+        _control(context, lambda: self.p.operate(
+            request.operation, _control_values(request.parameters_json, request.parameters)))
         return plugin_pb2.OperateReply()
 
 

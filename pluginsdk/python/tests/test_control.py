@@ -66,6 +66,20 @@ def test_writes_and_operations_reach_the_plugin(stubs):
 
 
 @pytest.mark.parametrize("stubs", [Valve], indirect=True)
+def test_values_keep_their_json_types(stubs):
+    plugin, _, south = stubs
+    south.Write(plugin_pb2.WriteRequest(asset="tank1", values={"setpoint": "21.5", "open": "true", "mode": "21"},
+                                        values_json=b'{"setpoint": 21.5, "open": true, "mode": "21"}'))
+    south.Operate(plugin_pb2.OperateRequest(operation="reset", parameters={"counter": "0"},
+                                            parameters_json=b'{"counter": 0}'))
+    assert plugin.calls == [("write", "tank1", {"setpoint": 21.5, "open": True, "mode": "21"}),
+                            ("reset", {"counter": 0})]
+    with pytest.raises(grpc.RpcError) as e:
+        south.Write(plugin_pb2.WriteRequest(values={"x": "1"}, values_json=b"[1]"))
+    assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+@pytest.mark.parametrize("stubs", [Valve], indirect=True)
 @pytest.mark.parametrize(
     "call, code, text",
     [

@@ -23,20 +23,24 @@ func Info() edgeplugin.Info {
 	return edgeplugin.Info{
 		Name: "csv_south", Version: Version, Kind: edgeplugin.KindSouth, Persists: true,
 		Description: "Reads the rows of a CSV file as readings at a configured rate",
-		Items: map[string]edgeplugin.Item{
-			"file":  {Description: "Path of the CSV file; its header row names the reading keys", Type: "string", Default: "", DisplayName: "File", Order: "1"},
-			"asset": {Description: "Asset code of the readings", Type: "string", Default: "csv", DisplayName: "Asset", Order: "2", Mandatory: "true"},
-			"rate":  {Description: "Rows read per second", Type: "integer", Default: "1", Minimum: "1", Maximum: "10000", DisplayName: "Rate", Order: "3"},
-			"loop":  {Description: "Start over at the end of the file", Type: "boolean", Default: "true", DisplayName: "Loop", Order: "4"},
-		},
+		Items:       edgeplugin.MustItemsOf(Config{}),
 	}
+}
+
+// Config is the plugin's configuration: Info's items are derived from its
+// tags, and Reconfigure gets it filled.
+type Config struct {
+	File  string `item:"file" desc:"Path of the CSV file; its header row names the reading keys" display:"File"`
+	Asset string `item:"asset" desc:"Asset code of the readings" display:"Asset" default:"csv" mandatory:"true"`
+	Rate  int    `item:"rate" desc:"Rows read per second" display:"Rate" default:"1" min:"1" max:"10000"`
+	Loop  bool   `item:"loop" desc:"Start over at the end of the file" display:"Loop" default:"true"`
 }
 
 // CSV is the plugin. It offers one operation, "rewind": read the file
 // again from its first row.
 type CSV struct {
 	mu   sync.Mutex
-	cfg  edgeplugin.Config
+	cfg  *Config // nil until configured
 	rate int
 	row  int // rows of data read so far (the position that persists)
 	// rewinds asks Run to start over at the first row.
@@ -44,7 +48,7 @@ type CSV struct {
 }
 
 // Operate runs operation "rewind", which takes no parameters.
-func (c *CSV) Operate(ctx context.Context, operation string, params map[string]string) error {
+func (c *CSV) Operate(ctx context.Context, operation string, params map[string]any) error {
 	if operation != "rewind" {
 		return fmt.Errorf("%w: %q (the CSV plugin offers rewind)", edgeplugin.ErrNoOperation, operation)
 	}
@@ -73,35 +77,50 @@ type state struct {
 	Row int `json:"row"`
 }
 
-// Start takes the configuration and the persisted position.
+// The plugin implements the gateway's plugin interfaces: a south plugin
+// that starts with its configuration and keeps its position.
+var (
+	_ edgeplugin.South     = (*CSV)(nil)
+	_ edgeplugin.Starter   = (*CSV)(nil)
+	_ edgeplugin.Persister = (*CSV)(nil)
+)
+
+// Start takes the configuration.
 func (c *CSV) Start(_ context.Context, s edgeplugin.Start) error {
 	if err := c.Reconfigure(s.Config); err != nil {
 		return err
 	}
-	if _, err := os.Stat(s.Config["file"]); err != nil {
+	if _, err := os.Stat(c.cfg.File); err != nil {
 		return fmt.Errorf("csv file: %w", err)
 	}
-	if len(s.State) > 0 {
-		var st state
-		if err := json.Unmarshal(s.State, &st); err == nil && st.Row >= 0 {
-			c.row = st.Row
-		}
+	return nil
+}
+
+// Restore takes the position persisted by the previous run.
+func (c *CSV) Restore(raw json.RawMessage) error {
+	var st state
+	if err := json.Unmarshal(raw, &st); err != nil || st.Row < 0 {
+		return fmt.Errorf("persisted position %s: not a row", raw)
 	}
+	c.setPosition(st.Row)
 	return nil
 }
 
 // Reconfigure changes the rate and asset at once; another file restarts.
 func (c *CSV) Reconfigure(cfg edgeplugin.Config) error {
-	rate, err := cfg.Int("rate")
-	if err != nil || rate < 1 {
-		return fmt.Errorf("rate must be a positive integer, not %q", cfg["rate"])
+	var conf Config
+	if err := edgeplugin.Decode(cfg, &conf); err != nil {
+		return err
+	}
+	if conf.Rate < 1 {
+		return fmt.Errorf("rate must be a positive integer, not %d", conf.Rate)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.cfg != nil && c.cfg["file"] != cfg["file"] {
+	if c.cfg != nil && c.cfg.File != conf.File {
 		return edgeplugin.ErrRestart
 	}
-	c.cfg, c.rate = cfg, rate
+	c.cfg, c.rate = &conf, conf.Rate
 	return nil
 }
 
@@ -113,9 +132,9 @@ func (c *CSV) State() (json.RawMessage, error) {
 }
 
 // Run reads rows at the rate until ctx ends.
-func (c *CSV) Run(ctx context.Context, emit func([]edgeplugin.Reading) error) error {
+func (c *CSV) Run(ctx context.Context, sink edgeplugin.Sink) error {
 	c.mu.Lock()
-	path := c.cfg["file"]
+	path := c.cfg.File
 	c.mu.Unlock()
 	f, err := os.Open(path) //nolint:gosec // the file the service is configured to read
 	if err != nil {
@@ -139,7 +158,7 @@ func (c *CSV) Run(ctx context.Context, emit func([]edgeplugin.Reading) error) er
 	rewinds := c.rewindRequests()
 	for {
 		c.mu.Lock()
-		interval, asset, loop := time.Second/time.Duration(c.rate), c.cfg["asset"], c.cfg["loop"] == "true"
+		interval, asset, loop := time.Second/time.Duration(c.rate), c.cfg.Asset, c.cfg.Loop
 		c.mu.Unlock()
 		select {
 		case <-rewinds:
@@ -183,7 +202,14 @@ func (c *CSV) Run(ctx context.Context, emit func([]edgeplugin.Reading) error) er
 		if err != nil {
 			return err
 		}
-		if err := emit([]edgeplugin.Reading{reading}); err != nil {
+		receipt, err := sink.Submit([]edgeplugin.Reading{reading})
+		if errors.Is(err, edgeplugin.ErrStopped) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := receipt.Wait(ctx); err != nil && ctx.Err() == nil {
 			return err
 		}
 		c.setPosition(c.position() + 1)

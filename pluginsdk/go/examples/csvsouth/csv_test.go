@@ -140,10 +140,10 @@ func TestRewind(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		operation string
-		params    map[string]string
+		params    map[string]any
 	}{
 		{"unknown operation", "launch", nil},
-		{"parameters", "rewind", map[string]string{"row": "3"}},
+		{"parameters", "rewind", map[string]any{"row": 3}},
 	} {
 		if err := h.Client.Operate(t.Context(), tc.operation, tc.params); edgeplugin.CodeOf(err) != edgeplugin.CodeInvalid {
 			t.Errorf("%s: error %v, want CodeInvalid", tc.name, err)

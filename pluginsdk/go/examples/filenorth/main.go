@@ -28,11 +28,15 @@ func Info() edgeplugin.Info {
 	return edgeplugin.Info{
 		Name: "file_north", Version: Version, Kind: edgeplugin.KindNorth,
 		Description: "Appends readings to a file, one JSON object a line",
-		Items: map[string]edgeplugin.Item{
-			"file":     {Description: "Path of the file readings are appended to", Type: "string", Default: "readings.jsonl", DisplayName: "File", Order: "1"},
-			"maxBytes": {Description: "Size beyond which the file accepts no more readings", Type: "integer", Default: "104857600", Minimum: "1", DisplayName: "Maximum Size", Order: "2"},
-		},
+		Items:       edgeplugin.MustItemsOf(Config{}),
 	}
+}
+
+// Config is the plugin's configuration: Info's items are derived from its
+// tags, and Reconfigure gets it filled.
+type Config struct {
+	File     string `item:"file" desc:"Path of the file readings are appended to" display:"File" default:"readings.jsonl"`
+	MaxBytes int64  `item:"maxBytes" desc:"Size beyond which the file accepts no more readings" display:"Maximum Size" default:"104857600" min:"1"`
 }
 
 // File is the plugin.
@@ -53,16 +57,19 @@ func (f *File) Start(_ context.Context, s edgeplugin.Start) error { return f.Rec
 
 // Reconfigure applies a new file or limit at once.
 func (f *File) Reconfigure(cfg edgeplugin.Config) error {
-	maxBytes, err := cfg.Int("maxBytes")
-	if err != nil || maxBytes < 1 {
-		return fmt.Errorf("maxBytes must be a positive integer, not %q", cfg["maxBytes"])
+	var c Config
+	if err := edgeplugin.Decode(cfg, &c); err != nil {
+		return err
 	}
-	if cfg["file"] == "" {
+	if c.MaxBytes < 1 {
+		return fmt.Errorf("maxBytes must be a positive integer, not %d", c.MaxBytes)
+	}
+	if c.File == "" {
 		return errors.New("file is required")
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.path, f.max = cfg["file"], int64(maxBytes)
+	f.path, f.max = c.File, c.MaxBytes
 	return nil
 }
 

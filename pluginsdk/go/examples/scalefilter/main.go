@@ -4,10 +4,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"sync"
 
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
@@ -25,11 +23,15 @@ func Info() edgeplugin.Info {
 	return edgeplugin.Info{
 		Name: "scale_filter", Version: Version, Kind: edgeplugin.KindFilter, Persists: true,
 		Description: "Scales numeric reading values: value × factor + offset",
-		Items: map[string]edgeplugin.Item{
-			"factor": {Description: "Factor to multiply numeric values by", Type: "float", Default: "1.0", DisplayName: "Factor", Order: "1"},
-			"offset": {Description: "Offset to add after scaling", Type: "float", Default: "0.0", DisplayName: "Offset", Order: "2"},
-		},
+		Items:       edgeplugin.MustItemsOf(Config{}),
 	}
+}
+
+// Config is the filter's configuration: Info's items are derived from its
+// tags, and Reconfigure gets it filled.
+type Config struct {
+	Factor float64 `item:"factor" desc:"Factor to multiply numeric values by" display:"Factor" default:"1.0"`
+	Offset float64 `item:"offset" desc:"Offset to add after scaling" display:"Offset" default:"0.0"`
 }
 
 // Scale is the filter.
@@ -39,32 +41,41 @@ type Scale struct {
 	scaled         int64
 }
 
-// Start takes the configuration and the persisted count.
+// The filter implements the gateway's plugin interfaces.
+var (
+	_ edgeplugin.Filter    = (*Scale)(nil)
+	_ edgeplugin.Starter   = (*Scale)(nil)
+	_ edgeplugin.Persister = (*Scale)(nil)
+)
+
+// Start takes the configuration.
 func (s *Scale) Start(_ context.Context, st edgeplugin.Start) error {
-	if len(st.State) > 0 {
-		var v struct {
-			Scaled int64 `json:"scaled"`
-		}
-		if err := json.Unmarshal(st.State, &v); err == nil {
-			s.scaled = v.Scaled
-		}
-	}
 	return s.Reconfigure(st.Config)
 }
 
-// Reconfigure applies a new factor and offset at once.
-func (s *Scale) Reconfigure(cfg edgeplugin.Config) error {
-	f, err := cfg.Float("factor")
-	if err != nil {
-		return err
+// Restore takes the count persisted by the previous run.
+func (s *Scale) Restore(raw json.RawMessage) error {
+	var v struct {
+		Scaled int64 `json:"scaled"`
 	}
-	o, err := cfg.Float("offset")
-	if err != nil {
+	if err := json.Unmarshal(raw, &v); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.factor, s.offset = f, o
+	s.scaled = v.Scaled
+	return nil
+}
+
+// Reconfigure applies a new factor and offset at once.
+func (s *Scale) Reconfigure(cfg edgeplugin.Config) error {
+	var c Config
+	if err := edgeplugin.Decode(cfg, &c); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.factor, s.offset = c.Factor, c.Offset
 	return nil
 }
 
@@ -75,31 +86,20 @@ func (s *Scale) State() (json.RawMessage, error) {
 	return json.Marshal(map[string]int64{"scaled": s.scaled})
 }
 
-// Ingest scales every numeric value of readings.
-func (s *Scale) Ingest(_ context.Context, readings []edgeplugin.Reading) ([]edgeplugin.Reading, error) {
+// Process scales every numeric value of points.
+func (s *Scale) Process(_ context.Context, points []edgeplugin.Point) ([]edgeplugin.Point, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]edgeplugin.Reading, 0, len(readings))
-	for _, r := range readings {
-		var vals map[string]any
-		dec := json.NewDecoder(bytes.NewReader(r.Values))
-		dec.UseNumber()
-		if err := dec.Decode(&vals); err != nil {
-			return nil, fmt.Errorf("reading of %q: %w", r.Asset, err)
-		}
-		for k, v := range vals {
-			if n, ok := v.(json.Number); ok {
-				if f, err := n.Float64(); err == nil {
-					vals[k] = f*s.factor + s.offset
-				}
+	for _, p := range points {
+		for k, v := range p.Values {
+			switch n := v.(type) {
+			case int64:
+				p.Values[k] = float64(n)*s.factor + s.offset
+			case float64:
+				p.Values[k] = n*s.factor + s.offset
 			}
 		}
-		nr, err := edgeplugin.NewReading(r.Asset, r.Timestamp, vals)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, nr)
 		s.scaled++
 	}
-	return out, nil
+	return points, nil
 }

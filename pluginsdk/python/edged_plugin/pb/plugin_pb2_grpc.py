@@ -181,10 +181,12 @@ class SouthServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Write(self, request, context):
-        """Write sets values on the device (setpoints). A plugin that cannot
-        write answers UNIMPLEMENTED. Errors: INVALID_ARGUMENT for a datapoint
-        the plugin does not know or cannot write, or a value it cannot
-        convert; ABORTED when the device or its transport failed.
+        """Write sets datapoints of an asset on the device (setpoints). A plugin
+        that cannot write answers UNIMPLEMENTED; the gateway sends writes only
+        to a plugin whose Description says it writes. Errors:
+        INVALID_ARGUMENT for a datapoint the plugin does not know or cannot
+        write, or a value it cannot convert; ABORTED when the device or its
+        transport failed.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

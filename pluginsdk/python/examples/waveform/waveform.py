@@ -5,8 +5,9 @@ rate times per second."""
 
 import math
 import time
+from dataclasses import dataclass
 
-from edged_plugin import Item, Reading, SouthPlugin, serve
+from edged_plugin import Reading, SouthPlugin, decode, item, serve
 
 SHAPES = ["sine", "square", "triangle", "sawtooth"]
 
@@ -23,18 +24,23 @@ def wave(shape: str, phase: float) -> float:
     return math.sin(2 * math.pi * frac)
 
 
+@dataclass
+class Config:
+    """The plugin's configuration: its items are derived from the fields."""
+
+    asset: str = item("Asset code of the readings", default="waveform")
+    shape: str = item("Shape of the wave", default="sine", options=SHAPES)
+    frequency: float = item("Cycles per second", default=0.1)
+    amplitude: float = item("Peak value", default=1.0)
+    rate: int = item("Readings per second", default=1, minimum=1, maximum=1000)
+
+
 class Waveform(SouthPlugin):
     name = "waveform"
     version = "1.0.0"
     description = "Produces a sine, square, triangle or sawtooth wave"
     persists = True
-    items = {
-        "asset": Item("Asset code of the readings", default="waveform", order="1"),
-        "shape": Item("Shape of the wave", type="enumeration", default="sine", options=SHAPES, order="2"),
-        "frequency": Item("Cycles per second", type="float", default="0.1", order="3"),
-        "amplitude": Item("Peak value", type="float", default="1.0", order="4"),
-        "rate": Item("Readings per second", type="integer", default="1", minimum="1", maximum="1000", order="5"),
-    }
+    config_class = Config
 
     def __init__(self, clock=time.time) -> None:
         super().__init__()
@@ -48,23 +54,22 @@ class Waveform(SouthPlugin):
             self.samples = int(state.get("samples", 0))
 
     def reconfigure(self, config):
-        if config.get("shape") not in SHAPES:
+        settings = decode(Config, config)
+        if settings.shape not in SHAPES:
             raise ValueError(f"shape must be one of {', '.join(SHAPES)}")
-        for k in ("frequency", "amplitude"):
-            float(config[k])
-        if int(config["rate"]) < 1:
+        if settings.rate < 1:
             raise ValueError("rate must be at least 1")
-        self.config = dict(config)
+        super().reconfigure(config)
 
     def interval(self) -> float:
-        return 1.0 / int(self.config["rate"])
+        return 1.0 / self.settings.rate
 
     def poll(self):
-        c = self.config
+        c = self.settings
         t = self.clock()
-        value = float(c["amplitude"]) * wave(c["shape"], t * float(c["frequency"]))
+        value = c.amplitude * wave(c.shape, t * c.frequency)
         self.samples += 1
-        return [Reading(c["asset"], {"value": value})]
+        return [Reading(c.asset, {"value": value})]
 
     def state(self):
         return {"samples": self.samples}

@@ -7,15 +7,17 @@
 //	       is its environment, then waits
 //	hang   Start never returns (until the gateway gives up on it)
 //	panic  Start panics, which ends the process
-//	big    Run emits a batch of 200 MiB, which the SDK refuses, and fails
+//	big    Run submits a batch of 200 MiB, which the SDK refuses, and fails
 //	       with that refusal
 //
 // It is also a device that can be written to and operated: each write and
 // each operation is emitted as a reading of asset "control" whose values
 // are {"call": "write" or the operation, "asset": the asset written,
-// "values": the values or parameters}. Writing datapoint "readonly" is
-// refused (ErrNotWritable), operation "jam" fails as a device would and
-// any operation but "reset" and "jam" is unknown (ErrNoOperation).
+// "values": the values or parameters, with their JSON types}. Writing
+// datapoint "readonly" is refused (ErrNotWritable), and so is a write of
+// asset "pump" other than of one integer "speed"; operation "jam" fails as
+// a device would and any operation but "reset" and "jam" is unknown
+// (ErrNoOperation).
 package main
 
 import (
@@ -35,7 +37,7 @@ type probe struct {
 	controls chan edgeplugin.Reading // what writes and operations emit
 }
 
-func (p *probe) control(ctx context.Context, call, asset string, values map[string]string) error {
+func (p *probe) control(ctx context.Context, call, asset string, values map[string]any) error {
 	r, err := edgeplugin.NewReading("control", time.Now(), map[string]any{"call": call, "asset": asset, "values": values})
 	if err != nil {
 		return err
@@ -48,16 +50,21 @@ func (p *probe) control(ctx context.Context, call, asset string, values map[stri
 	}
 }
 
-// WriteAsset records a write.
-func (p *probe) WriteAsset(ctx context.Context, asset string, values map[string]string) error {
+// Write records a write.
+func (p *probe) Write(ctx context.Context, asset string, values map[string]any) error {
 	if _, ok := values["readonly"]; ok {
 		return fmt.Errorf("%w: readonly", edgeplugin.ErrNotWritable)
+	}
+	if asset == "pump" {
+		if _, ok := values["speed"].(int64); !ok || len(values) != 1 {
+			return fmt.Errorf("%w: asset %q values %v", edgeplugin.ErrNotWritable, asset, values)
+		}
 	}
 	return p.control(ctx, "write", asset, values)
 }
 
 // Operate records operation reset; jam fails as a device would.
-func (p *probe) Operate(ctx context.Context, operation string, params map[string]string) error {
+func (p *probe) Operate(ctx context.Context, operation string, params map[string]any) error {
 	switch operation {
 	case "reset":
 		return p.control(ctx, operation, "", params)
@@ -86,7 +93,15 @@ func (p *probe) Start(ctx context.Context, s edgeplugin.Start) error {
 
 func (p *probe) Reconfigure(edgeplugin.Config) error { return edgeplugin.ErrRestart }
 
-func (p *probe) Run(ctx context.Context, emit func([]edgeplugin.Reading) error) error {
+// The probe implements the gateway's plugin interfaces.
+var (
+	_ edgeplugin.South    = (*probe)(nil)
+	_ edgeplugin.Starter  = (*probe)(nil)
+	_ edgeplugin.Writer   = (*probe)(nil)
+	_ edgeplugin.Operator = (*probe)(nil)
+)
+
+func (p *probe) Run(ctx context.Context, sink edgeplugin.Sink) error {
 	switch p.mode {
 	case "big":
 		v := append(append([]byte(`{"x":"`), bytes.Repeat([]byte("a"), 1<<20)...), `"}`...)
@@ -94,7 +109,7 @@ func (p *probe) Run(ctx context.Context, emit func([]edgeplugin.Reading) error) 
 		for i := range rs {
 			rs[i] = edgeplugin.Reading{Asset: "big", Timestamp: time.Now(), Values: v}
 		}
-		if err := emit(rs); err != nil {
+		if _, err := sink.Submit(rs); err != nil {
 			return err
 		}
 	default:
@@ -102,16 +117,12 @@ func (p *probe) Run(ctx context.Context, emit func([]edgeplugin.Reading) error) 
 		if err != nil {
 			return err
 		}
-		if err := emit([]edgeplugin.Reading{r}); err != nil {
-			return err
-		}
+		sink.Put([]edgeplugin.Reading{r})
 	}
 	for {
 		select {
 		case r := <-p.controls:
-			if err := emit([]edgeplugin.Reading{r}); err != nil {
-				return err
-			}
+			sink.Put([]edgeplugin.Reading{r})
 		case <-ctx.Done():
 			return nil
 		}

@@ -1,6 +1,7 @@
-package builtin
+package delta
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -8,9 +9,8 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/edged/edged/internal/configmgr"
-	"github.com/edged/edged/internal/filter"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Items of the delta filter.
@@ -19,18 +19,15 @@ const (
 	ItemDeltaMaxPeriod = "maxPeriod"
 )
 
-func deltaDefinition() plugin.FilterDefinition {
-	return plugin.FilterDefinition{
+// Definition describes the filter plugin.
+func Definition() plugin.Definition {
+	return plugin.Definition{
+		Kind: plugin.KindFilter,
 		Name: "delta", Version: "1.0.0",
 		Description: "Passes a datapoint on only when it moved by more than a tolerance since it was last passed on, or at least every maxPeriod seconds; a reading left without datapoints is dropped",
-		Items: map[string]configmgr.Item{
-			ItemDeltaTolerance: {Description: "Smallest change of a numeric datapoint that is passed on (absolute); other values pass when they change",
-				Type: configmgr.TypeFloat, Default: "0", DisplayName: "Tolerance", Order: "2", Minimum: "0"},
-			ItemDeltaMaxPeriod: {Description: "Seconds, by the readings' timestamps, after which a datapoint is passed on even unchanged; 0: never",
-				Type: configmgr.TypeInteger, Default: "0", DisplayName: "Maximum period (s)", Order: "3", Minimum: "0"},
-		},
-		Persists: true,
-		New: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
+		Items:       plugin.ItemsOf(Config{}),
+		Persists:    true,
+		NewFilter: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
 			d := &delta{last: map[string]map[string]sent{}}
 			return d, d.Reconfigure(cfg)
 		},
@@ -50,15 +47,17 @@ type delta struct {
 }
 
 func (d *delta) Reconfigure(cfg plugin.Config) error {
-	var tol float64
-	if _, err := fmt.Sscan(cfg.String(ItemDeltaTolerance), &tol); err != nil || tol < 0 || math.IsNaN(tol) {
-		return fmt.Errorf("item %q = %q is not a non-negative number", ItemDeltaTolerance, cfg.String(ItemDeltaTolerance))
+	var c Config
+	if err := plugin.Decode(cfg, &c); err != nil {
+		return err
 	}
-	secs, err := cfg.Int(ItemDeltaMaxPeriod)
-	if err != nil || secs < 0 {
-		return fmt.Errorf("item %q = %q is not a non-negative integer", ItemDeltaMaxPeriod, cfg.String(ItemDeltaMaxPeriod))
+	if c.Tolerance < 0 || math.IsNaN(c.Tolerance) || math.IsInf(c.Tolerance, 0) {
+		return fmt.Errorf("item %q = %v is not a non-negative number", ItemDeltaTolerance, c.Tolerance)
 	}
-	d.tolerance, d.period = tol, time.Duration(secs)*time.Second
+	if c.MaxPeriod < 0 {
+		return fmt.Errorf("item %q = %d is not a non-negative integer", ItemDeltaMaxPeriod, c.MaxPeriod)
+	}
+	d.tolerance, d.period = c.Tolerance, time.Duration(c.MaxPeriod)*time.Second
 	return nil
 }
 
@@ -67,15 +66,15 @@ func (d *delta) moved(last sent, v any, at time.Time) bool {
 	if d.period > 0 && at.Sub(last.At) >= d.period {
 		return true
 	}
-	a, aok := filter.Number(last.Value)
-	b, bok := filter.Number(v)
+	a, aok := plugin.Number(last.Value)
+	b, bok := plugin.Number(v)
 	if aok && bok {
 		return math.Abs(b-a) > d.tolerance
 	}
 	return !reflect.DeepEqual(last.Value, v)
 }
 
-func (d *delta) Process(points []plugin.Point) []plugin.Point {
+func (d *delta) Process(_ context.Context, points []plugin.Point) ([]plugin.Point, error) {
 	out := points[:0]
 	for _, p := range points {
 		seen := d.last[p.Asset]
@@ -94,7 +93,7 @@ func (d *delta) Process(points []plugin.Point) []plugin.Point {
 			out = append(out, p)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // Snapshot copies the last values passed on (plugin.Snapshotter); values
@@ -124,7 +123,7 @@ func (d *delta) Restore(state json.RawMessage) error {
 	for asset, dps := range raw {
 		m := make(map[string]sent, len(dps))
 		for k, s := range dps {
-			vals := filter.DecodeValues([]byte(`{"v":` + string(s.Value) + `}`))
+			vals := edgeplugin.DecodeValues([]byte(`{"v":` + string(s.Value) + `}`))
 			m[k] = sent{Value: vals["v"], At: s.At}
 		}
 		last[asset] = m
@@ -132,3 +131,11 @@ func (d *delta) Restore(state json.RawMessage) error {
 	d.last = last
 	return nil
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.Filter      = (*delta)(nil)
+	_ edgeplugin.Persister   = (*delta)(nil)
+	_ edgeplugin.Snapshotter = (*delta)(nil)
+)

@@ -1,13 +1,13 @@
-package builtin
+package downsample
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"time"
 
-	"github.com/edged/edged/internal/configmgr"
-	"github.com/edged/edged/internal/filter"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // Items of the downsample filter.
@@ -24,18 +24,15 @@ const (
 	FuncLast    = "last"
 )
 
-func downsampleDefinition() plugin.FilterDefinition {
-	return plugin.FilterDefinition{
+// Definition describes the filter plugin.
+func Definition() plugin.Definition {
+	return plugin.Definition{
+		Kind: plugin.KindFilter,
 		Name: "downsample", Version: "1.0.0",
 		Description: "One reading per asset and interval (by the readings' timestamps, aligned to the interval), stamped with the interval's start: numeric datapoints aggregated, others their last value. An interval's reading is passed on when a reading of a later interval arrives",
-		Items: map[string]configmgr.Item{
-			ItemDownsampleInterval: {Description: "Length of an interval, in seconds", Type: configmgr.TypeInteger,
-				Default: "60", DisplayName: "Interval (s)", Order: "2", Minimum: "1", Maximum: "86400"},
-			ItemDownsampleFunction: {Description: "How numeric datapoints of an interval are combined", Type: configmgr.TypeEnumeration,
-				Options: []string{FuncAverage, FuncMin, FuncMax, FuncLast}, Default: FuncAverage, DisplayName: "Function", Order: "3"},
-		},
-		Persists: true,
-		New: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
+		Items:       plugin.ItemsOf(Config{}),
+		Persists:    true,
+		NewFilter: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
 			d := &downsample{open: map[string]*bucket{}}
 			return d, d.Reconfigure(cfg)
 		},
@@ -65,11 +62,15 @@ type downsample struct {
 }
 
 func (d *downsample) Reconfigure(cfg plugin.Config) error {
-	secs, err := cfg.Int(ItemDownsampleInterval)
-	if err != nil || secs < 1 {
-		return fmt.Errorf("item %q = %q is not a positive integer", ItemDownsampleInterval, cfg.String(ItemDownsampleInterval))
+	var c Config
+	if err := plugin.Decode(cfg, &c); err != nil {
+		return err
 	}
-	switch f := cfg.String(ItemDownsampleFunction); f {
+	secs := c.Interval
+	if secs < 1 {
+		return fmt.Errorf("item %q = %d is not a positive integer", ItemDownsampleInterval, secs)
+	}
+	switch f := c.Function; f {
 	case FuncAverage, FuncMin, FuncMax, FuncLast:
 		d.function = f
 	default:
@@ -83,7 +84,7 @@ func (d *downsample) Reconfigure(cfg plugin.Config) error {
 func (d *downsample) close(asset string, b *bucket, origin int) plugin.Point {
 	values := make(map[string]any, len(b.Numbers)+len(b.Others))
 	for k, raw := range b.Others {
-		values[k] = filter.DecodeValues([]byte(`{"v":` + string(raw) + `}`))["v"]
+		values[k] = edgeplugin.DecodeValues([]byte(`{"v":` + string(raw) + `}`))["v"]
 	}
 	for k, a := range b.Numbers {
 		switch d.function {
@@ -100,7 +101,7 @@ func (d *downsample) close(asset string, b *bucket, origin int) plugin.Point {
 	return plugin.Point{Asset: asset, Timestamp: b.Start, Values: values, Origin: origin}
 }
 
-func (d *downsample) Process(points []plugin.Point) []plugin.Point {
+func (d *downsample) Process(_ context.Context, points []plugin.Point) ([]plugin.Point, error) {
 	var out []plugin.Point
 	for _, p := range points {
 		start := p.Timestamp.Truncate(d.interval)
@@ -117,7 +118,7 @@ func (d *downsample) Process(points []plugin.Point) []plugin.Point {
 			d.open[p.Asset] = b
 		}
 		for k, v := range p.Values {
-			x, ok := filter.Number(v)
+			x, ok := plugin.Number(v)
 			if !ok {
 				raw, err := json.Marshal(v)
 				if err == nil {
@@ -135,7 +136,7 @@ func (d *downsample) Process(points []plugin.Point) []plugin.Point {
 			a.Count++
 		}
 	}
-	return out
+	return out, nil
 }
 
 // State returns the open intervals.
@@ -158,3 +159,10 @@ func (d *downsample) Restore(state json.RawMessage) error {
 	d.open = open
 	return nil
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.Filter    = (*downsample)(nil)
+	_ edgeplugin.Persister = (*downsample)(nil)
+)

@@ -1,4 +1,4 @@
-package filter
+package edgeplugin
 
 import (
 	"bytes"
@@ -9,17 +9,16 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/edged/edged/internal/plugin"
 )
 
-// decode turns readings into points; Origin is each reading's index. A
-// reading whose values are not a JSON object gets empty values (storage
-// holds only objects, and south plugins produce only objects).
-func decode(readings []plugin.Reading) []plugin.Point {
-	out := make([]plugin.Point, len(readings))
+// Points turns readings into points, their values decoded by
+// DecodeValues; Origin is each reading's index. A reading whose values are
+// not a JSON object gets empty values (storage holds only objects, and
+// south plugins produce only objects).
+func Points(readings []Reading) []Point {
+	out := make([]Point, len(readings))
 	for i, r := range readings {
-		out[i] = plugin.Point{Asset: r.Asset, Timestamp: r.Timestamp, Values: DecodeValues(r.Values), Origin: i}
+		out[i] = Point{Asset: r.Asset, Timestamp: r.Timestamp, Values: DecodeValues(r.Values), Origin: i}
 	}
 	return out
 }
@@ -198,17 +197,18 @@ func normalise(v any) any {
 	return v
 }
 
-// encode turns points back into readings. Values that JSON cannot hold (a
-// NaN or an infinity a computation produced) are left out.
-func encode(points []plugin.Point) ([]plugin.Reading, error) {
-	out := make([]plugin.Reading, len(points))
+// Readings turns points back into readings (EncodeValues). Values that
+// JSON cannot hold (a NaN or an infinity a computation produced) are left
+// out.
+func Readings(points []Point) ([]Reading, error) {
+	out := make([]Reading, len(points))
 	var keys []string
 	for i, p := range points {
 		raw, err := encodeValues(p.Values, keys[:0])
 		if err != nil {
-			return nil, fmt.Errorf("filter: encode reading of asset %q: %w", p.Asset, err)
+			return nil, fmt.Errorf("encode reading of asset %q: %w", p.Asset, err)
 		}
-		out[i] = plugin.Reading{Asset: p.Asset, Timestamp: p.Timestamp, Values: raw}
+		out[i] = Reading{Asset: p.Asset, Timestamp: p.Timestamp, Values: raw}
 	}
 	return out, nil
 }
@@ -294,17 +294,4 @@ func appendFloat(b []byte, f float64) []byte {
 		}
 	}
 	return b
-}
-
-// Number returns v as a float64 when it is a number.
-func Number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return float64(x), true
-	case float64:
-		return x, true
-	case int:
-		return float64(x), true
-	}
-	return 0, false
 }

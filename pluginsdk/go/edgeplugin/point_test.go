@@ -1,4 +1,4 @@
-package filter
+package edgeplugin
 
 import (
 	"encoding/json"

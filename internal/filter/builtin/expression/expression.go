@@ -1,28 +1,28 @@
-package builtin
+package expression
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/vm"
 
-	"github.com/edged/edged/internal/configmgr"
 	"github.com/edged/edged/internal/plugin"
+	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
 
 // ItemExpressions is the expression filter's list of computed datapoints.
 const ItemExpressions = "expressions"
 
-func expressionDefinition() plugin.FilterDefinition {
-	return plugin.FilterDefinition{
+// Definition describes the filter plugin.
+func Definition() plugin.Definition {
+	return plugin.Definition{
+		Kind: plugin.KindFilter,
 		Name: "expression", Version: "1.0.0",
 		Description: "Computes datapoints from a reading's datapoints with expressions (expr-lang)",
-		Items: map[string]configmgr.Item{
-			ItemExpressions: {Description: `Datapoints to compute, in order, each from the reading's datapoints and those computed before it: [{"name": "power", "expression": "voltage * current"}]; an existing datapoint of that name is replaced. A reading lacking a datapoint an expression uses, or an expression giving nil, leaves that datapoint out`,
-				Type: configmgr.TypeJSON, Default: `[]`, DisplayName: "Expressions", Order: "2"},
-		},
-		New: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
+		Items:       plugin.ItemsOf(Config{}),
+		NewFilter: func(_ plugin.FilterEnv, cfg plugin.Config) (plugin.Filter, error) {
 			e := &expression{}
 			return e, e.Reconfigure(cfg)
 		},
@@ -42,13 +42,11 @@ type expression struct {
 }
 
 func (e *expression) Reconfigure(cfg plugin.Config) error {
-	var raw []struct {
-		Name       string `json:"name"`
-		Expression string `json:"expression"`
-	}
-	if err := decodeItem(cfg, ItemExpressions, &raw); err != nil {
+	var c Config
+	if err := plugin.Decode(cfg, &c); err != nil {
 		return err
 	}
+	raw := c.Expressions
 	out := make([]compiled, 0, len(raw))
 	for i, r := range raw {
 		if r.Name == "" {
@@ -67,7 +65,7 @@ func (e *expression) Reconfigure(cfg plugin.Config) error {
 	return nil
 }
 
-func (e *expression) Process(points []plugin.Point) []plugin.Point {
+func (e *expression) Process(_ context.Context, points []plugin.Point) ([]plugin.Point, error) {
 	for _, p := range points {
 		for _, c := range e.exprs {
 			v, err := e.vm.Run(c.prog, p.Values)
@@ -85,5 +83,11 @@ func (e *expression) Process(points []plugin.Point) []plugin.Point {
 			p.Values[c.name] = v
 		}
 	}
-	return points
+	return points, nil
 }
+
+// The plugin implements the plugin SDK's interfaces, the ones plugins in
+// their own processes implement too.
+var (
+	_ edgeplugin.Filter = (*expression)(nil)
+)
