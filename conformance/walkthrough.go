@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -212,8 +213,27 @@ func testPluginWalkthrough(t *testing.T) {
 			}
 		})
 	}
+	// The services are made from the catalogue's schema: it lists each
+	// installed plugin with the item the page sets, and each service's
+	// category then has exactly the catalogue's items, interval set.
+	catalogue := listPlugins(t, admin, &edgeclient.ListInstalledPluginsParams{Type: ptr(edgeclient.PluginTypeSouth), Config: ptr(true)})
+	for _, s := range services {
+		p := cataloguePlugin(catalogue, s.plugin)
+		if p == nil || p.Origin != edgeclient.PluginOriginPackage || p.Version != "1.0.0" || p.Config == nil {
+			t.Fatalf("the catalogue lists %s as %+v; want an installed package plugin 1.0.0 with its items", s.plugin, p)
+		}
+		if _, ok := (*p.Config)["interval"]; !ok {
+			t.Fatalf("the catalogue's items of %s have no interval, the item the page sets", s.plugin)
+		}
+	}
 	if ids := runPhase("services"); len(ids) != 0 {
 		t.Fatalf("creating services started tasks %v", ids)
+	}
+	for _, s := range services {
+		sameSchema(t, s.service, cataloguePlugin(catalogue, s.plugin).Config, getCategory(t, s.service))
+		if v := getCategory(t, s.service)["interval"].Value; v != "0.2" {
+			t.Errorf("%s's interval = %q, want the page's 0.2", s.service, v)
+		}
 	}
 	for _, s := range services {
 		// The plugin's asset code defaults to its name.
@@ -271,5 +291,28 @@ func indexVersion(t *testing.T, work string, want int64) {
 	must(t, json.Unmarshal(b, &ix))
 	if d := time.Until(ix.Expires); ix.Version != want || d < pkgindex.DefaultValidity-time.Hour || d > pkgindex.DefaultValidity {
 		t.Errorf("the repository's index: version %d, expiring in %v; want version %d, expiring in %v", ix.Version, d, want, pkgindex.DefaultValidity)
+	}
+}
+
+// sameSchema fails the test unless the category got has exactly the
+// items of the catalogue's schema, each with the same attributes; values
+// may differ (a create sets some).
+func sameSchema(t testing.TB, what string, schema *edgeclient.Category, got edgeclient.Category) {
+	t.Helper()
+	attributes := func(c edgeclient.Category) map[string]map[string]any {
+		b, err := json.Marshal(c)
+		must(t, err)
+		var m map[string]map[string]any
+		must(t, json.Unmarshal(b, &m))
+		for _, item := range m {
+			delete(item, "value")
+		}
+		return m
+	}
+	if schema == nil {
+		t.Fatalf("%s: the catalogue has no items", what)
+	}
+	if want, have := attributes(*schema), attributes(got); !reflect.DeepEqual(want, have) {
+		t.Errorf("%s: the category's items differ from the catalogue's schema:\ncatalogue %v\ncategory  %v", what, want, have)
 	}
 }
