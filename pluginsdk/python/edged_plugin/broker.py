@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Optional
 
 import grpc
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
@@ -83,16 +84,12 @@ class Broker:
         return
         yield  # a generator: the stream's (empty) answers
 
-    def announce(self, service_id: int, network: str, address: str) -> None:
-        """Records a connection as the stream would (for tests)."""
-        with self._cond:
-            self._conns[service_id] = (network, address)
-            self._cond.notify_all()
-
-    def dial(self, service_id: int, timeout: float = DIAL_TIMEOUT) -> grpc.Channel:
+    def dial(self, service_id: int, timeout: Optional[float] = None) -> grpc.Channel:
         """Returns a channel to the server the gateway serves on
         service_id, once the gateway has announced it (at most timeout
-        seconds from now)."""
+        seconds from now, DIAL_TIMEOUT by default)."""
+        if timeout is None:
+            timeout = DIAL_TIMEOUT
         deadline = time.monotonic() + timeout
         with self._cond:
             while service_id not in self._conns:
