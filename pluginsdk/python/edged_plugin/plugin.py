@@ -17,7 +17,18 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from .config import decode, items_of
 from .item import Item
+from .broker import Broker
 from .pb import plugin_pb2, plugin_pb2_grpc
+from .service import (
+    SERVICE_PROTOCOL_VERSIONS,
+    DispatcherService,
+    DispatcherServicer,
+    NotificationService,
+    NotificationServicer,
+)
+
+# The service kinds: served with the gateway's Host reached through the broker.
+SERVICE_KINDS = ("notification", "dispatcher")
 
 # The go-plugin handshake the gateway uses (pluginsdk/go/edgeplugin).
 MAGIC_COOKIE_KEY = "EDGED_PLUGIN_MAGIC_COOKIE"
@@ -31,13 +42,17 @@ CORE_PROTOCOL_VERSION = 1
 APP_PROTOCOL_VERSIONS = (1, 2)
 
 
-def app_protocol_version(offered: str) -> int:
+def app_protocol_version(offered: str, kind: str = "south") -> int:
     """The version to answer the gateway with: the highest of those it
     offers (PLUGIN_PROTOCOL_VERSIONS, comma-separated) that this SDK
-    speaks; 1 when it offers none (a gateway that predates versions)."""
+    speaks for a plugin of kind; else the lowest the kind speaks (1 for
+    south, north and filter: a gateway that predates versions), which a
+    gateway that does not speak it refuses. The service kinds speak
+    SERVICE_PROTOCOL_VERSIONS only."""
+    speaks = SERVICE_PROTOCOL_VERSIONS if kind in SERVICE_KINDS else APP_PROTOCOL_VERSIONS
     versions = {int(v) for v in offered.split(",") if v.strip().isdigit()}
-    common = versions & set(APP_PROTOCOL_VERSIONS)
-    return max(common) if common else 1
+    common = versions & set(speaks)
+    return max(common) if common else min(speaks)
 
 
 @dataclass
@@ -264,7 +279,7 @@ class FilterPlugin:
         raise NotImplementedError("implement ingest()")
 
 
-AnyPlugin = Union[SouthPlugin, NorthPlugin, FilterPlugin]
+AnyPlugin = Union[SouthPlugin, NorthPlugin, FilterPlugin, NotificationService, DispatcherService]
 
 
 def _kind(p: AnyPlugin) -> str:
@@ -279,8 +294,8 @@ def _describe(p: AnyPlugin) -> plugin_pb2.Description:
         description=p.description,
         persists=p.persists,
         items={n: it.to_pb(n) for n, it in p.items.items()},
-        writes=_overrides(p, "write"),
-        operates=_overrides(p, "operate"),
+        writes=_kind(p) == "south" and _overrides(p, "write"),
+        operates=_kind(p) == "south" and _overrides(p, "operate"),
     )
 
 
@@ -424,10 +439,18 @@ def server(p: AnyPlugin, address: str = "127.0.0.1:0") -> tuple[grpc.Server, int
     serve() uses it; tests call it directly."""
     if not p.name or not p.version:
         raise ValueError("a plugin needs a name and a version")
-    srv = grpc.server(futures.ThreadPoolExecutor(max_workers=8))
+    # A service's calls may call the gateway, which may call back: room
+    # for both, beside the broker's stream.
+    srv = grpc.server(futures.ThreadPoolExecutor(max_workers=16))
     plugin_pb2_grpc.add_PluginServicer_to_server(_PluginServicer(p), srv)
     kind = _kind(p)
-    if kind == "north":
+    broker = Broker()
+    srv.add_generic_rpc_handlers((broker.handler(),))
+    if kind == "notification" and isinstance(p, NotificationService):
+        plugin_pb2_grpc.add_NotificationServicer_to_server(NotificationServicer(p, broker), srv)
+    elif kind == "dispatcher" and isinstance(p, DispatcherService):
+        plugin_pb2_grpc.add_DispatcherServicer_to_server(DispatcherServicer(p, broker), srv)
+    elif kind == "north":
         plugin_pb2_grpc.add_NorthServicer_to_server(_NorthServicer(p), srv)
     elif kind == "filter":
         plugin_pb2_grpc.add_FilterServicer_to_server(_FilterServicer(p), srv)
@@ -474,7 +497,7 @@ def serve(p: AnyPlugin) -> None:
         sys.exit(1)
     srv, port, shutdown = server(p)
     # The handshake line go-plugin reads from stdout.
-    version = app_protocol_version(os.environ.get("PLUGIN_PROTOCOL_VERSIONS", ""))
+    version = app_protocol_version(os.environ.get("PLUGIN_PROTOCOL_VERSIONS", ""), _kind(p))
     print(f"{CORE_PROTOCOL_VERSION}|{version}|tcp|127.0.0.1:{port}|grpc", flush=True)
     try:
         shutdown.wait()

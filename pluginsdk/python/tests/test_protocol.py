@@ -19,3 +19,18 @@ from edged_plugin.plugin import app_protocol_version
 )
 def test_app_protocol_version(offered, answer):
     assert app_protocol_version(offered) == answer
+
+
+@pytest.mark.parametrize(
+    "offered, answer",
+    [
+        ("1,2", 2),
+        ("2", 2),
+        ("1,2,3", 2),
+        ("1", 2),  # a gateway without typed services: it refuses the answer
+        ("", 2),
+    ],
+)
+def test_service_protocol_version(offered, answer):
+    for kind in ("notification", "dispatcher"):
+        assert app_protocol_version(offered, kind) == answer
