@@ -209,11 +209,11 @@ def _overrides(p: SouthPlugin, method: str) -> bool:
     return getattr(type(p), method, None) is not getattr(SouthPlugin, method)
 
 
-class NorthPlugin:
-    """Base class of a north plugin: a destination. Set name, version,
-    description, items (and persists, with state()), then implement send()."""
+class _StreamPlugin:
+    """What a north plugin and a filter plugin share: their description and
+    the lifecycle of their configuration and state."""
 
-    kind = "north"
+    kind = ""
     name = ""
     version = ""
     description = ""
@@ -236,6 +236,13 @@ class NorthPlugin:
     def state(self) -> dict:
         """The state to persist when persists is true."""
         return {}
+
+
+class NorthPlugin(_StreamPlugin):
+    """Base class of a north plugin: a destination. Set name, version,
+    description, items (and persists, with state()), then implement send()."""
+
+    kind = "north"
 
     def send(self, readings: list[Reading]) -> int:
         """Delivers readings in order and returns how many of them, from the
@@ -244,34 +251,12 @@ class NorthPlugin:
         raise NotImplementedError("implement send()")
 
 
-class FilterPlugin:
+class FilterPlugin(_StreamPlugin):
     """Base class of a filter plugin: a step of a filter pipeline. Set name,
     version, description, items (and persists, with state()), then
     implement ingest()."""
 
     kind = "filter"
-    name = ""
-    version = ""
-    description = ""
-    items: dict[str, Item] = {}
-    persists = False
-
-    def __init__(self) -> None:
-        self.service = ""
-        self.config: dict[str, str] = {}
-
-    def start(self, service: str, config: dict[str, str], state: Optional[dict]) -> None:
-        """Takes the configuration and the persisted state; raise to fail the start."""
-        self.service, self.config = service, dict(config)
-
-    def reconfigure(self, config: dict[str, str]) -> None:
-        """Applies a changed configuration; raise Restart for a new instance,
-        another exception keeps the old configuration."""
-        self.config = dict(config)
-
-    def state(self) -> dict:
-        """The state to persist when persists is true."""
-        return {}
 
     def ingest(self, readings: list[Reading]) -> list[Reading]:
         """Returns the readings that go on in place of readings. An exception
