@@ -29,9 +29,15 @@ export async function servicesPage(root: HTMLElement): Promise<void> {
     shown = p ? itemsForm(p) : undefined;
     items.replaceChildren(shown?.el ?? h("p", {}, "No plugin of this type is installed."));
   };
+  let loads = 0;
   const loadPlugins = async () => {
+    const load = ++loads;
+    const list = await catalogue(type.value as "south" | "north");
+    // Only the latest load renders, and the plugin chosen while it was on
+    // its way stays chosen.
+    if (load !== loads) return;
+    plugins = list;
     const prev = plugin.value;
-    plugins = await catalogue(type.value as "south" | "north");
     plugin.replaceChildren(...plugins.map((p) => h("option", { value: p.name }, `${p.name} (${p.origin === "package" ? "package" : "built in"} ${p.version})`)));
     if (plugins.some((p) => p.name === prev)) plugin.value = prev;
     showPlugin();
