@@ -56,7 +56,9 @@ func testLenientContentTypes(t *testing.T) {
 	t.Run("login with a malformed PEM as text/plain", func(t *testing.T) {
 		r := doRaw(t, rawRequest{method: http.MethodPost, path: "/edge/login", ctype: "text/plain",
 			body: strings.NewReader("-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----\n"), anonymous: true})
-		checkError(t, r.status, r.body, http.StatusBadRequest)
+		// A body with the PEM header that holds no certificate is a wrong
+		// credential, as the contract says: 401.
+		checkError(t, r.status, r.body, http.StatusUnauthorized)
 	})
 }
 

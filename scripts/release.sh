@@ -16,7 +16,7 @@
 #   edged_plugin-*        the Python plugin SDK, wheel and sdist, when
 #                         pluginsdk/python is a package (has pyproject.toml)
 #   packages/             the gateway's own plugins as a package repository
-#                         signed with KEY (edgepkg build), packages at VERSION
+#                         signed with KEY (make packages), packages at VERSION
 #   openapi.yaml          the contract the SDKs implement
 #   SHA256SUMS            the SHA-256 of every file above (sha256sum -c)
 #
@@ -97,7 +97,7 @@ else
 fi
 
 echo "-- the gateway's plugins: a package repository signed with $key"
-go run ./cmd/edgepkg build -key "$key" -out "$out/packages" -version "$version"
+"${MAKE:-make}" --no-print-directory packages KEY="$key" REPO_DIR="$out/packages" VERSION="$version"
 
 cp openapi.yaml "$out/openapi.yaml"
 (cd "$out" && find . -type f ! -name SHA256SUMS -printf '%P\n' | LC_ALL=C sort | xargs -d '\n' sha256sum > SHA256SUMS)
