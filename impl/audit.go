@@ -55,7 +55,7 @@ func (s *Server) CreateAuditEntry(ctx context.Context, req gen.CreateAuditEntryR
 func (s *Server) ListAuditLogCodes(context.Context, gen.ListAuditLogCodesRequestObject) (gen.ListAuditLogCodesResponseObject, error) {
 	out := gen.ListAuditLogCodes200JSONResponse{LogCode: make([]gen.AuditLogCode, 0, len(audit.Codes))}
 	for _, c := range audit.Codes {
-		out.LogCode = append(out.LogCode, gen.AuditLogCode{Code: gen.AuditSourceCode(c.Code), Description: c.Description})
+		out.LogCode = append(out.LogCode, gen.AuditLogCode{Code: c.Code, Description: c.Description})
 	}
 	return out, nil
 }
@@ -79,7 +79,7 @@ func auditEntryOut(e db.AuditEntry) (gen.AuditEntry, error) {
 	}
 	return gen.AuditEntry{
 		Timestamp: e.Timestamp.UTC().Format(eventTimeLayout),
-		Source:    gen.AuditSourceCode(e.Source),
+		Source:    e.Source,
 		Severity:  gen.AuditSeverity(e.Severity),
 		Details:   details,
 	}, nil

@@ -26,7 +26,7 @@ func (s *Server) ListNorthServices(ctx context.Context, _ gen.ListNorthServicesR
 		}
 		ns := gen.NorthService{Name: r.Name, Type: gen.NorthServiceTypeService,
 			Plugin: gen.PluginInfo{Name: r.Plugin, Version: r.PluginVersion},
-			Sent:   int64(r.Sent), Status: gen.ServiceStatus(r.Status),
+			Sent:   r.Sent, Status: gen.ServiceStatus(r.Status),
 			Schedule: gen.NorthSchedule{Id: id, Enabled: r.Enabled}}
 		if r.Task {
 			ns.Type = gen.NorthServiceTypeTask

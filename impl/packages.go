@@ -103,7 +103,7 @@ func (s *Server) ListPackages(context.Context, gen.ListPackagesRequestObject) (g
 	}
 	out := gen.ListPackages200JSONResponse{Packages: []gen.InstalledPackage{}}
 	for _, p := range pkgs {
-		ip := gen.InstalledPackage{Name: p.Name, Version: p.Version, Type: string(p.Type), Description: p.Description}
+		ip := gen.InstalledPackage{Name: p.Name, Version: p.Version, Type: p.Type, Description: p.Description}
 		if p.Kind != "" {
 			ip.Kind = &p.Kind
 		}

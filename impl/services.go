@@ -43,7 +43,7 @@ func (s *Server) ListSouthServices(ctx context.Context, _ gen.ListSouthServicesR
 	for _, r := range recs {
 		assets := make([]gen.SouthAsset, 0, len(r.Assets))
 		for _, a := range r.Assets {
-			assets = append(assets, gen.SouthAsset{Asset: a.Asset, Count: int64(a.Count)})
+			assets = append(assets, gen.SouthAsset{Asset: a.Asset, Count: a.Count})
 		}
 		rec := gen.SouthService{Name: r.Name, Address: r.Address, Protocol: r.Protocol, Assets: assets,
 			Plugin:          gen.PluginInfo{Name: r.Plugin, Version: r.PluginVersion},

@@ -38,7 +38,7 @@ func (s *Server) ResendSetAsideReadings(ctx context.Context, req gen.ResendSetAs
 	if err != nil {
 		return nil, err
 	}
-	return gen.ResendSetAsideReadings200JSONResponse{Count: int64(n),
+	return gen.ResendSetAsideReadings200JSONResponse{Count: n,
 		Message: fmt.Sprintf("%d set-aside readings of %s will be sent again", n, req.NorthName)}, nil
 }
 
@@ -53,6 +53,6 @@ func (s *Server) DeleteSetAsideReadings(ctx context.Context, req gen.DeleteSetAs
 	if err != nil {
 		return nil, err
 	}
-	return gen.DeleteSetAsideReadings200JSONResponse{Count: int64(n),
+	return gen.DeleteSetAsideReadings200JSONResponse{Count: n,
 		Message: fmt.Sprintf("%d set-aside readings of %s deleted", n, req.NorthName)}, nil
 }

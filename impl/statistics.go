@@ -18,7 +18,7 @@ func (s *Server) GetStatisticsHistory(ctx context.Context, req gen.GetStatistics
 	for _, sn := range snaps {
 		e := gen.HistoryEntry{HistoryTs: sn.TS.UTC().Format(eventTimeLayout), AdditionalProperties: make(map[string]int64, len(sn.Deltas))}
 		for k, v := range sn.Deltas {
-			e.AdditionalProperties[k] = int64(v)
+			e.AdditionalProperties[k] = v
 		}
 		out.Statistics = append(out.Statistics, e)
 	}

@@ -16,7 +16,7 @@ func (s *Server) ListStatistics(ctx context.Context, _ gen.ListStatisticsRequest
 	}
 	out := make(gen.ListStatistics200JSONResponse, 0, len(list))
 	for _, st := range list {
-		out = append(out, gen.Statistic{Key: st.Key, Description: st.Description, Value: int64(st.Value)})
+		out = append(out, gen.Statistic{Key: st.Key, Description: st.Description, Value: st.Value})
 	}
 	return out, nil
 }

@@ -32,9 +32,9 @@ func (s *Server) Ping(_ context.Context, _ gen.PingRequestObject) (gen.PingRespo
 	host, addresses := s.host.Facts()
 	return gen.Ping200JSONResponse{
 		Uptime:                 float32(s.instance.Uptime(s.now())),
-		DataRead:               int64(s.totals.Total(stats.Readings)),
-		DataSent:               int64(sent),
-		DataPurged:             int64(s.totals.Total(stats.Purged)),
+		DataRead:               s.totals.Total(stats.Readings),
+		DataSent:               sent,
+		DataPurged:             s.totals.Total(stats.Purged),
 		AuthenticationOptional: !s.authMode.Settings().Mandatory,
 		ServiceName:            s.name.Value(),
 		ServiceDescription:     s.desc.Value(),

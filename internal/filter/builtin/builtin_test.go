@@ -2,6 +2,11 @@ package builtin
 
 import (
 	"encoding/json"
+	"maps"
+	"reflect"
+	"testing"
+	"time"
+
 	"github.com/edged/edged/internal/filter/builtin/assets"
 	"github.com/edged/edged/internal/filter/builtin/delta"
 	"github.com/edged/edged/internal/filter/builtin/downsample"
@@ -9,11 +14,6 @@ import (
 	"github.com/edged/edged/internal/filter/builtin/metadata"
 	"github.com/edged/edged/internal/filter/builtin/rename"
 	"github.com/edged/edged/internal/filter/builtin/scale"
-	"maps"
-	"reflect"
-	"testing"
-	"time"
-
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )

@@ -183,7 +183,7 @@ func (l *launcher) start(ctx context.Context, service string, cfg plugin.Config,
 	}
 	startCtx, cancel := context.WithTimeout(ctx, callWait)
 	defer cancel()
-	if err := p.Start(startCtx, edgeplugin.Start{Service: service, Config: edgeplugin.Config(cfg), State: state}); err != nil {
+	if err := p.Start(startCtx, edgeplugin.Start{Service: service, Config: cfg, State: state}); err != nil {
 		p.Kill()
 		return nil, err
 	}
@@ -196,14 +196,6 @@ func reconfigureError(err error) error {
 		return plugin.ErrRestart
 	}
 	return err
-}
-
-func toSDK(rs []plugin.Reading) []edgeplugin.Reading {
-	out := make([]edgeplugin.Reading, len(rs))
-	for i, r := range rs {
-		out[i] = edgeplugin.Reading{Asset: r.Asset, Timestamp: r.Timestamp, Values: r.Values}
-	}
-	return out
 }
 
 func fromSDK(rs []edgeplugin.Reading) []plugin.Reading {

@@ -147,7 +147,7 @@ func (f *extFilter) Reconfigure(cfg plugin.Config) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), callWait)
 	defer cancel()
-	if err := reconfigureError(p.Reconfigure(ctx, edgeplugin.Config(cfg))); err != nil {
+	if err := reconfigureError(p.Reconfigure(ctx, cfg)); err != nil {
 		return err
 	}
 	f.mu.Lock()

@@ -31,7 +31,7 @@ func (n *north) Send(ctx context.Context, readings []plugin.Reading) (int, error
 		ctx, cancel = context.WithTimeout(ctx, sendWait)
 		defer cancel()
 	}
-	return n.proc.Send(ctx, toSDK(readings))
+	return n.proc.Send(ctx, readings)
 }
 
 // Reconfigure hands the plugin its new configuration; a plugin that does
@@ -39,7 +39,7 @@ func (n *north) Send(ctx context.Context, readings []plugin.Reading) (int, error
 func (n *north) Reconfigure(cfg plugin.Config) error {
 	ctx, cancel := context.WithTimeout(context.Background(), callWait)
 	defer cancel()
-	return reconfigureError(n.proc.Reconfigure(ctx, edgeplugin.Config(cfg)))
+	return reconfigureError(n.proc.Reconfigure(ctx, cfg))
 }
 
 // Close kills the process.

@@ -51,7 +51,7 @@ func (s *extService) Open(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	st := edgeplugin.Start{Service: s.env.Service, Config: edgeplugin.Config(cfg), State: state}
+	st := edgeplugin.Start{Service: s.env.Service, Config: cfg, State: state}
 	startCtx, cancel := context.WithTimeout(ctx, callWait)
 	defer cancel()
 	if err := p.StartService(startCtx, st, s.host); err != nil {
@@ -137,7 +137,14 @@ func (s *extService) Reconfigure(ctx context.Context, cfg plugin.Config) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, callWait)
 	defer cancel()
-	return serviceFault(s.name, reconfigureError(p.Reconfigure(ctx, edgeplugin.Config(cfg))))
+	err := p.Reconfigure(ctx, cfg)
+	if err != nil && ctx.Err() != nil {
+		// Past its deadline the call can end with the stream's reset
+		// rather than DeadlineExceeded: either way the plugin did not
+		// answer in time.
+		return fault.Wrap(fault.Unavailable, err, "service plugin %q did not answer a reconfiguration in time", s.name)
+	}
+	return serviceFault(s.name, reconfigureError(err))
 }
 
 // Close kills the process if Run did not (the service stopped between

@@ -130,7 +130,7 @@ func (s *south) Reconfigure(cfg plugin.Config) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), callWait)
 	defer cancel()
-	return reconfigureError(p.Reconfigure(ctx, edgeplugin.Config(cfg)))
+	return reconfigureError(p.Reconfigure(ctx, cfg))
 }
 
 // persistingSouth is a south instance of a plugin that keeps state.

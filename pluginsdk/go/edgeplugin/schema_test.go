@@ -21,7 +21,7 @@ type sampleConfig struct {
 	Secret   string  `item:"secret" desc:"Password" type:"password"`
 	Rules    []rule  `item:"rules" desc:"Rules" type:"JSON" default:"[]"`
 	Count    uint16  `item:"count" desc:"Optional count"`
-	internal int     // not an item
+	internal int     //nolint:unused // an unexported field, which ItemsOf skips: not an item
 }
 
 func TestItemsOf(t *testing.T) {

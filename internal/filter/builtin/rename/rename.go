@@ -2,6 +2,7 @@ package rename
 
 import (
 	"context"
+
 	"github.com/edged/edged/internal/plugin"
 	"github.com/edged/edged/pluginsdk/go/edgeplugin"
 )
