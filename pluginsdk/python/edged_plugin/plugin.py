@@ -17,6 +17,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from .config import decode, items_of
 from .item import Item
+from .lifecycle import PluginBase
 from .broker import Broker
 from .pb import plugin_pb2, plugin_pb2_grpc
 from .service import (
@@ -209,36 +210,7 @@ def _overrides(p: SouthPlugin, method: str) -> bool:
     return getattr(type(p), method, None) is not getattr(SouthPlugin, method)
 
 
-class _StreamPlugin:
-    """What a north plugin and a filter plugin share: their description and
-    the lifecycle of their configuration and state."""
-
-    kind = ""
-    name = ""
-    version = ""
-    description = ""
-    items: dict[str, Item] = {}
-    persists = False
-
-    def __init__(self) -> None:
-        self.service = ""
-        self.config: dict[str, str] = {}
-
-    def start(self, service: str, config: dict[str, str], state: Optional[dict]) -> None:
-        """Takes the configuration and the persisted state; raise to fail the start."""
-        self.service, self.config = service, dict(config)
-
-    def reconfigure(self, config: dict[str, str]) -> None:
-        """Applies a changed configuration; raise Restart for a new instance,
-        another exception keeps the old configuration."""
-        self.config = dict(config)
-
-    def state(self) -> dict:
-        """The state to persist when persists is true."""
-        return {}
-
-
-class NorthPlugin(_StreamPlugin):
+class NorthPlugin(PluginBase):
     """Base class of a north plugin: a destination. Set name, version,
     description, items (and persists, with state()), then implement send()."""
 
@@ -251,7 +223,7 @@ class NorthPlugin(_StreamPlugin):
         raise NotImplementedError("implement send()")
 
 
-class FilterPlugin(_StreamPlugin):
+class FilterPlugin(PluginBase):
     """Base class of a filter plugin: a step of a filter pipeline. Set name,
     version, description, items (and persists, with state()), then
     implement ingest()."""

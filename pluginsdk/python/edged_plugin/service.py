@@ -13,6 +13,7 @@ import grpc
 
 from .broker import Broker, BrokerError
 from .item import Item
+from .lifecycle import PluginBase
 from .pb import plugin_pb2, plugin_pb2_grpc
 
 # Protocol version 2 is the first with the typed service contracts: a
@@ -287,35 +288,13 @@ class Host:
             service=service, operation=operation, parameters=_values_to_pb("parameter", parameters)))
 
 
-class _Service:
+class _Service(PluginBase):
     """What both service kinds have: the plugin's description, the
-    lifecycle and the host."""
-
-    kind = ""
-    name = ""
-    version = ""
-    description = ""
-    items: dict[str, Item] = {}
-    persists = False
+    lifecycle and the host (set before start is called)."""
 
     def __init__(self) -> None:
-        self.service = ""
-        self.config: dict[str, str] = {}
+        super().__init__()
         self.host: Optional[Host] = None
-
-    def start(self, service: str, config: dict[str, str], state: Optional[dict]) -> None:
-        """Takes the configuration and the persisted state; self.host is
-        set before it is called. Raise to fail the start."""
-        self.service, self.config = service, dict(config)
-
-    def reconfigure(self, config: dict[str, str]) -> None:
-        """Applies a changed configuration; raise Restart for a new
-        instance, another exception refuses it."""
-        self.config = dict(config)
-
-    def state(self) -> dict:
-        """The state to persist when persists is true."""
-        return {}
 
 
 class NotificationService(_Service):
