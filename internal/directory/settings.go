@@ -4,49 +4,36 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"github.com/edged/edged/internal/configmgr"
 )
 
 // ConfigSource is the part of the configuration manager Watch needs.
-type ConfigSource interface {
-	Category(ctx context.Context, key string) (configmgr.Category, error)
-	Subscribe(key string, fn func(ctx context.Context, c configmgr.Category) error) (cancel func())
-}
+type ConfigSource = configmgr.Source
 
 // Config holds the current Settings, kept up to date by listening to
 // category LDAP: a change applies to the next login. Safe for concurrent
 // use.
 type Config struct {
-	cur    atomic.Pointer[Settings]
-	cancel func()
+	f *configmgr.Followed[Settings]
 }
 
 // Watch reads category LDAP from src and follows its changes. Errors are
 // those of reading the category. Call Close to stop following.
 func Watch(ctx context.Context, src ConfigSource) (*Config, error) {
-	cat, err := src.Category(ctx, configmgr.CategoryLDAP)
+	f, err := configmgr.Follow(ctx, src, configmgr.CategoryLDAP, SettingsOf)
 	if err != nil {
 		return nil, fmt.Errorf("directory: read category %s: %w", configmgr.CategoryLDAP, err)
 	}
-	c := &Config{}
-	s := SettingsOf(cat)
-	c.cur.Store(&s)
-	c.cancel = src.Subscribe(configmgr.CategoryLDAP, func(_ context.Context, cat configmgr.Category) error {
-		s := SettingsOf(cat)
-		c.cur.Store(&s)
-		return nil
-	})
-	return c, nil
+	return &Config{f: f}, nil
 }
 
 // Settings returns the current settings.
-func (c *Config) Settings() Settings { return *c.cur.Load() }
+func (c *Config) Settings() Settings { return c.f.Load() }
 
 // Close stops following the category.
-func (c *Config) Close() { c.cancel() }
+func (c *Config) Close() { c.f.Close() }
 
 // SettingsOf returns the settings category LDAP holds. Values were checked
 // when written; one that does not parse (a damaged store) leaves its

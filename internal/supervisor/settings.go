@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"github.com/edged/edged/internal/configmgr"
@@ -47,45 +46,29 @@ func (s Static) Settings() Settings { return Settings(s) }
 
 // ConfigSource is the part of the configuration manager Config needs;
 // *configmgr.Manager implements it.
-type ConfigSource interface {
-	Category(ctx context.Context, key string) (configmgr.Category, error)
-	Subscribe(key string, fn func(ctx context.Context, c configmgr.Category) error) (cancel func())
-}
+type ConfigSource = configmgr.Source
 
 // Config holds the settings of the SMNTR category, following its changes
 // from the next check or restart on. Safe for concurrent use.
 type Config struct {
-	cur    atomic.Pointer[Settings]
-	cancel func()
+	f *configmgr.Followed[Settings]
 }
 
 // WatchConfig reads the SMNTR category of src and follows its changes.
 // Call Close to stop following.
 func WatchConfig(ctx context.Context, src ConfigSource) (*Config, error) {
-	c := &Config{}
-	cat, err := src.Category(ctx, configmgr.CategoryServiceMonitor)
+	f, err := configmgr.Follow(ctx, src, configmgr.CategoryServiceMonitor, Parse)
 	if err != nil {
 		return nil, fmt.Errorf("supervisor: read %s: %w", configmgr.CategoryServiceMonitor, err)
 	}
-	s := Parse(cat)
-	c.cur.Store(&s)
-	c.cancel = src.Subscribe(configmgr.CategoryServiceMonitor, func(_ context.Context, cat configmgr.Category) error {
-		s := Parse(cat)
-		c.cur.Store(&s)
-		return nil
-	})
-	return c, nil
+	return &Config{f: f}, nil
 }
 
 // Settings returns the settings in force.
-func (c *Config) Settings() Settings { return *c.cur.Load() }
+func (c *Config) Settings() Settings { return c.f.Load() }
 
 // Close stops following changes.
-func (c *Config) Close() {
-	if c.cancel != nil {
-		c.cancel()
-	}
-}
+func (c *Config) Close() { c.f.Close() }
 
 // Parse reads the settings from the SMNTR category; an item missing or out
 // of range keeps its default (the configuration manager validates values
