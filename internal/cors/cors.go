@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/url"
 	"strings"
-	"sync/atomic"
 
 	"github.com/edged/edged/internal/configmgr"
 )
@@ -70,17 +69,12 @@ func (p Policy) Allow(origin string) (string, bool) {
 }
 
 // ConfigSource is the part of the configuration manager Origins needs.
-type ConfigSource interface {
-	Value(ctx context.Context, key, item string) (string, error)
-	Subscribe(key string, fn func(ctx context.Context, c configmgr.Category) error) (cancel func())
-}
+type ConfigSource = configmgr.Source
 
 // Origins is the current policy of rest_api.allowedOrigins; a change
 // applies to the next request, without a restart. Safe for concurrent use.
 type Origins struct {
-	cur    atomic.Pointer[Policy]
-	log    *slog.Logger
-	cancel func()
+	cur *configmgr.Followed[Policy]
 }
 
 // Watch reads rest_api.allowedOrigins from src and follows its changes
@@ -89,32 +83,22 @@ func Watch(ctx context.Context, src ConfigSource, log *slog.Logger) (*Origins, e
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	v, err := src.Value(ctx, configmgr.CategoryRESTAPI, configmgr.ItemAllowedOrigins)
+	cur, err := configmgr.Follow(ctx, src, configmgr.CategoryRESTAPI, func(c configmgr.Category) Policy {
+		p, invalid := Parse(c.Items[configmgr.ItemAllowedOrigins].Value)
+		if len(invalid) > 0 {
+			log.WarnContext(ctx, "rest_api.allowedOrigins entries that are not origins (scheme://host[:port]) never match",
+				"entries", invalid)
+		}
+		return p
+	})
 	if err != nil {
 		return nil, fmt.Errorf("cors: read %s.%s: %w", configmgr.CategoryRESTAPI, configmgr.ItemAllowedOrigins, err)
 	}
-	o := &Origins{log: log}
-	o.set(ctx, v)
-	o.cancel = src.Subscribe(configmgr.CategoryRESTAPI, func(ctx context.Context, c configmgr.Category) error {
-		if it, ok := c.Items[configmgr.ItemAllowedOrigins]; ok {
-			o.set(ctx, it.Value)
-		}
-		return nil
-	})
-	return o, nil
-}
-
-func (o *Origins) set(ctx context.Context, value string) {
-	p, invalid := Parse(value)
-	if len(invalid) > 0 {
-		o.log.WarnContext(ctx, "rest_api.allowedOrigins entries that are not origins (scheme://host[:port]) never match",
-			"entries", invalid)
-	}
-	o.cur.Store(&p)
+	return &Origins{cur: cur}, nil
 }
 
 // Allow is Policy.Allow on the current policy.
 func (o *Origins) Allow(origin string) (string, bool) { return o.cur.Load().Allow(origin) }
 
 // Close ends the subscription.
-func (o *Origins) Close() { o.cancel() }
+func (o *Origins) Close() { o.cur.Close() }

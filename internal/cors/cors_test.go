@@ -52,8 +52,13 @@ type fakeSource struct {
 	listener func(ctx context.Context, c configmgr.Category) error
 }
 
-func (f *fakeSource) Value(_ context.Context, key, item string) (string, error) {
-	return f.value, nil
+func (f *fakeSource) Category(_ context.Context, key string) (configmgr.Category, error) {
+	return f.category(), nil
+}
+
+func (f *fakeSource) category() configmgr.Category {
+	return configmgr.Category{Key: configmgr.CategoryRESTAPI,
+		Items: map[string]configmgr.Item{configmgr.ItemAllowedOrigins: {Value: f.value}}}
 }
 
 func (f *fakeSource) Subscribe(key string, fn func(ctx context.Context, c configmgr.Category) error) func() {
@@ -65,8 +70,7 @@ func (f *fakeSource) set(t *testing.T, v string) {
 	t.Helper()
 	f.value = v
 	if f.listener != nil {
-		if err := f.listener(t.Context(), configmgr.Category{Key: configmgr.CategoryRESTAPI,
-			Items: map[string]configmgr.Item{configmgr.ItemAllowedOrigins: {Value: v}}}); err != nil {
+		if err := f.listener(t.Context(), f.category()); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"github.com/edged/edged/internal/configmgr"
@@ -62,59 +61,49 @@ type StaticSettings Settings
 func (s StaticSettings) Settings() Settings { return Settings(s) }
 
 // ConfigSource is the part of the configuration manager Config needs.
-type ConfigSource interface {
-	Category(ctx context.Context, key string) (configmgr.Category, error)
-	Subscribe(key string, fn func(ctx context.Context, c configmgr.Category) error) (cancel func())
-}
+type ConfigSource = configmgr.Source
 
-// Config holds the current Settings, kept up to date by listening to the
+// Config holds the current Settings, kept up to date by following the
 // rest_api and password categories: a change takes effect for the next
 // request, without a restart. Safe for concurrent use.
 type Config struct {
-	cur     atomic.Pointer[Settings]
-	cancels []func()
+	rest, password *configmgr.Followed[Settings]
 }
 
-// WatchConfig reads the settings from src and subscribes to their
-// categories. Errors are those of reading the categories. Call Close to
-// unsubscribe.
+// WatchConfig reads the settings from src and follows their categories.
+// Errors are those of reading the categories. Call Close to stop
+// following.
 func WatchConfig(ctx context.Context, src ConfigSource) (*Config, error) {
-	c := &Config{}
-	s := DefaultSettings()
-	for _, key := range []string{configmgr.CategoryRESTAPI, configmgr.CategoryPassword} {
-		cat, err := src.Category(ctx, key)
-		if err != nil {
-			return nil, fmt.Errorf("user: read category %s: %w", key, err)
-		}
+	parse := func(cat configmgr.Category) Settings {
+		s := DefaultSettings()
 		apply(&s, cat)
+		return s
 	}
-	c.cur.Store(&s)
-	for _, key := range []string{configmgr.CategoryRESTAPI, configmgr.CategoryPassword} {
-		c.cancels = append(c.cancels, src.Subscribe(key, func(_ context.Context, cat configmgr.Category) error {
-			// Listeners of one category run one at a time, so this
-			// read-modify-write loses no update of that category; the
-			// CAS loop guards against the other category's listener.
-			for {
-				old := c.cur.Load()
-				next := *old
-				apply(&next, cat)
-				if c.cur.CompareAndSwap(old, &next) {
-					return nil
-				}
-			}
-		}))
+	rest, err := configmgr.Follow(ctx, src, configmgr.CategoryRESTAPI, parse)
+	if err != nil {
+		return nil, fmt.Errorf("user: read category %s: %w", configmgr.CategoryRESTAPI, err)
 	}
-	return c, nil
+	password, err := configmgr.Follow(ctx, src, configmgr.CategoryPassword, parse)
+	if err != nil {
+		rest.Close()
+		return nil, fmt.Errorf("user: read category %s: %w", configmgr.CategoryPassword, err)
+	}
+	return &Config{rest: rest, password: password}, nil
 }
 
-// Settings returns the current settings.
-func (c *Config) Settings() Settings { return *c.cur.Load() }
+// Settings returns the current settings: those of rest_api with the
+// password category's two.
+func (c *Config) Settings() Settings {
+	s := c.rest.Load()
+	pw := c.password.Load()
+	s.PasswordPolicy, s.PasswordMinLength = pw.PasswordPolicy, pw.PasswordMinLength
+	return s
+}
 
-// Close ends the subscriptions.
+// Close stops following the categories.
 func (c *Config) Close() {
-	for _, cancel := range c.cancels {
-		cancel()
-	}
+	c.rest.Close()
+	c.password.Close()
 }
 
 // apply copies the items of category cat that Settings holds into s. A
