@@ -130,3 +130,23 @@ func TestNoPrimitiveUnions(t *testing.T) {
 		}
 	})
 }
+
+// TestJSONBodiesList415 checks that every operation taking a JSON body
+// lists 415: the router refuses any other content type with it (decisions
+// §1), and a client generated from the contract should know that answer.
+func TestJSONBodiesList415(t *testing.T) {
+	spec, err := gen.GetSpec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, item := range spec.Paths.Map() {
+		for method, op := range item.Operations() {
+			if op.RequestBody == nil || op.RequestBody.Value == nil || op.RequestBody.Value.Content.Get("application/json") == nil {
+				continue
+			}
+			if op.Responses.Status(415) == nil {
+				t.Errorf("%s %s (%s) takes a JSON body but does not list 415", method, path, op.OperationID)
+			}
+		}
+	}
+}

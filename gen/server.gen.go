@@ -8553,6 +8553,22 @@ func (response CreateUser413JSONResponse) VisitCreateUserResponse(w http.Respons
 	return err
 }
 
+type CreateUser415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response CreateUser415JSONResponse) VisitCreateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateUser500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response CreateUser500JSONResponse) VisitCreateUserResponse(w http.ResponseWriter) error {
@@ -8670,6 +8686,22 @@ func (response AdminUpdateUser413JSONResponse) VisitAdminUpdateUserResponse(w ht
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AdminUpdateUser415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response AdminUpdateUser415JSONResponse) VisitAdminUpdateUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -8899,6 +8931,22 @@ func (response AdminUpdateUserById413JSONResponse) VisitAdminUpdateUserByIdRespo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AdminUpdateUserById415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response AdminUpdateUserById415JSONResponse) VisitAdminUpdateUserByIdResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -10213,6 +10261,22 @@ func (response CreateAuditEntry413JSONResponse) VisitCreateAuditEntryResponse(w 
 	return err
 }
 
+type CreateAuditEntry415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response CreateAuditEntry415JSONResponse) VisitCreateAuditEntryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateAuditEntry500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response CreateAuditEntry500JSONResponse) VisitCreateAuditEntryResponse(w http.ResponseWriter) error {
@@ -10459,6 +10523,22 @@ func (response Authenticate413JSONResponse) VisitAuthenticateResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Authenticate415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response Authenticate415JSONResponse) VisitAuthenticateResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -11502,6 +11582,22 @@ func (response CreateCategory413JSONResponse) VisitCreateCategoryResponse(w http
 	return err
 }
 
+type CreateCategory415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response CreateCategory415JSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateCategory500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response CreateCategory500JSONResponse) VisitCreateCategoryResponse(w http.ResponseWriter) error {
@@ -12452,6 +12548,22 @@ func (response SetCategoryItem413JSONResponse) VisitSetCategoryItemResponse(w ht
 	return err
 }
 
+type SetCategoryItem415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response SetCategoryItem415JSONResponse) VisitSetCategoryItemResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SetCategoryItem500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response SetCategoryItem500JSONResponse) VisitSetCategoryItemResponse(w http.ResponseWriter) error {
@@ -12695,6 +12807,22 @@ func (response ApplyConfig413JSONResponse) VisitApplyConfigResponse(w http.Respo
 	return err
 }
 
+type ApplyConfig415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response ApplyConfig415JSONResponse) VisitApplyConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ApplyConfig500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response ApplyConfig500JSONResponse) VisitApplyConfigResponse(w http.ResponseWriter) error {
@@ -12880,6 +13008,22 @@ func (response PlanConfig413JSONResponse) VisitPlanConfigResponse(w http.Respons
 	return err
 }
 
+type PlanConfig415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response PlanConfig415JSONResponse) VisitPlanConfigResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type PlanConfig500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response PlanConfig500JSONResponse) VisitPlanConfigResponse(w http.ResponseWriter) error {
@@ -13011,6 +13155,22 @@ func (response ControlOperation413JSONResponse) VisitControlOperationResponse(w 
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlOperation415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response ControlOperation415JSONResponse) VisitControlOperationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13175,6 +13335,22 @@ func (response ControlWrite413JSONResponse) VisitControlWriteResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ControlWrite415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response ControlWrite415JSONResponse) VisitControlWriteResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13417,6 +13593,22 @@ func (response CreateFilter413JSONResponse) VisitCreateFilterResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateFilter415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response CreateFilter415JSONResponse) VisitCreateFilterResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -13879,6 +14071,22 @@ func (response SetPipeline413JSONResponse) VisitSetPipelineResponse(w http.Respo
 	return err
 }
 
+type SetPipeline415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response SetPipeline415JSONResponse) VisitSetPipelineResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SetPipeline500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response SetPipeline500JSONResponse) VisitSetPipelineResponse(w http.ResponseWriter) error {
@@ -13969,6 +14177,22 @@ func (response Login413JSONResponse) VisitLoginResponse(w http.ResponseWriter) e
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type Login415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response Login415JSONResponse) VisitLoginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -14535,6 +14759,22 @@ func (response ResendSetAsideReadings413JSONResponse) VisitResendSetAsideReading
 	return err
 }
 
+type ResendSetAsideReadings415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response ResendSetAsideReadings415JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ResendSetAsideReadings500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response ResendSetAsideReadings500JSONResponse) VisitResendSetAsideReadingsResponse(w http.ResponseWriter) error {
@@ -14744,6 +14984,22 @@ func (response CreateNotification413JSONResponse) VisitCreateNotificationRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateNotification415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response CreateNotification415JSONResponse) VisitCreateNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -15253,6 +15509,22 @@ func (response UpdateNotification413JSONResponse) VisitUpdateNotificationRespons
 	return err
 }
 
+type UpdateNotification415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response UpdateNotification415JSONResponse) VisitUpdateNotificationResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateNotification500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response UpdateNotification500JSONResponse) VisitUpdateNotificationResponse(w http.ResponseWriter) error {
@@ -15492,6 +15764,22 @@ func (response AddNotificationChannel413JSONResponse) VisitAddNotificationChanne
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type AddNotificationChannel415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response AddNotificationChannel415JSONResponse) VisitAddNotificationChannelResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -16203,6 +16491,22 @@ func (response InstallPlugin413JSONResponse) VisitInstallPluginResponse(w http.R
 	return err
 }
 
+type InstallPlugin415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response InstallPlugin415JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type InstallPlugin429JSONResponse struct{ BusyJSONResponse }
 
 func (response InstallPlugin429JSONResponse) VisitInstallPluginResponse(w http.ResponseWriter) error {
@@ -16537,6 +16841,22 @@ func (response SetRepository413JSONResponse) VisitSetRepositoryResponse(w http.R
 	return err
 }
 
+type SetRepository415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response SetRepository415JSONResponse) VisitSetRepositoryResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type SetRepository500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response SetRepository500JSONResponse) VisitSetRepositoryResponse(w http.ResponseWriter) error {
@@ -16814,6 +17134,22 @@ func (response DisableScheduleByName413JSONResponse) VisitDisableScheduleByNameR
 	return err
 }
 
+type DisableScheduleByName415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response DisableScheduleByName415JSONResponse) VisitDisableScheduleByNameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DisableScheduleByName500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response DisableScheduleByName500JSONResponse) VisitDisableScheduleByNameResponse(w http.ResponseWriter) error {
@@ -16931,6 +17267,22 @@ func (response EnableScheduleByName413JSONResponse) VisitEnableScheduleByNameRes
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type EnableScheduleByName415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response EnableScheduleByName415JSONResponse) VisitEnableScheduleByNameResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -17391,6 +17743,22 @@ func (response CreateNorthTask413JSONResponse) VisitCreateNorthTaskResponse(w ht
 	return err
 }
 
+type CreateNorthTask415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response CreateNorthTask415JSONResponse) VisitCreateNorthTaskResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateNorthTask500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response CreateNorthTask500JSONResponse) VisitCreateNorthTaskResponse(w http.ResponseWriter) error {
@@ -17616,6 +17984,22 @@ func (response CreateService413JSONResponse) VisitCreateServiceResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateService415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response CreateService415JSONResponse) VisitCreateServiceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -18409,6 +18793,22 @@ func (response SetPluginData413JSONResponse) VisitSetPluginDataResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetPluginData415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response SetPluginData415JSONResponse) VisitSetPluginDataResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -19891,6 +20291,22 @@ func (response UpdateOwnUser413JSONResponse) VisitUpdateOwnUserResponse(w http.R
 	return err
 }
 
+type UpdateOwnUser415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response UpdateOwnUser415JSONResponse) VisitUpdateOwnUserResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateOwnUser500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response UpdateOwnUser500JSONResponse) VisitUpdateOwnUserResponse(w http.ResponseWriter) error {
@@ -20087,6 +20503,22 @@ func (response ChangePassword413JSONResponse) VisitChangePasswordResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ChangePassword415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response ChangePassword415JSONResponse) VisitChangePasswordResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -23681,791 +24113,792 @@ func (sh *strictHandler) LogoutUserSessions(w http.ResponseWriter, r *http.Reque
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3rchs5tieKvwoiZ+8w1ZOkSd1sS9ExoZLkKu22ZY0uVbvb8jhBJkjmVhJgJ5Ci2W5HzKf/A/zjPMN8",
-	"PhHn0/k6j7Kf5ATWApDIGy+yqqt7oiu6g1ZekLgsrLWwLr/1NRiJ2VxwxpUMjr4Gc5rRGVMsg79OpGTq",
-	"VMRM/xEzOcqSuUoED46C2ykjVN8mIxGzkMxZNmJcdRnXf8ekE9GXw4gkkkjGFaGSRPRfd98Oo50eOVFk",
-	"JqQiuwcHZDSlGR3pD4ZETRlJk1miCHtk2ZIkfMKkInOqpoTO52nCJFFCkA7lZKrU/LMUuZqSjP05189N",
-	"RRonfEIoSQWfsAx6pnuw3+8TTmf6nv4ES9mMcbUTEinMl6QSGYvtgCgnQ6bfYDGZsoz1yDWjumlpH1wk",
-	"ukul7wyXhHIi0phlZEIVW9AloZkekFQs1rf1v2BGJaE8JhmbiUe8M8+zCTtJU/cZfV93FW4QReVDLwgD",
-	"9oXO5ikLjgKZ8FyKJA7CINGroacoCAPd5eAo0P0JwkDPS5KxODhSWc7CQI6mbEb1Us7ol3eMT9Q0ONo9",
-	"OAiDWcLt34MwUMs5fENlCZ8E376FwQ909JDPL+JmMhjC3ReSJHGvuUP4xGfob3uvxiKbURUcBQlXh/sB",
-	"dCuZ5TO/UwlXbMIy6NUpVWwisuUlfKSpZyPzBHlgy/IEZkyqz3SeNPcXfp5zAk+nlHOWtvc0ZmkClDjC",
-	"J19IoL/avqqQwUy2UAC28nmbgQz6/fUDeZukimXt4xjDfZJwqSgfsQ2HMaIpGzSPBBt8/oH8JHLkceUx",
-	"XDOVZxz2XmY3oxgjZ6JSkUsy1S/2yPmXUZrHTJJIspHgsYxCEs0SnisG/wQ+FsFGjuRDMo9IZ7/f33Eb",
-	"5M85y5bFMKHVoDIgJP7dwf6r/dd7h/uv1u6IC8Vm7WuTKDaD5QD2leAo7RYpr4jmrlciU81rohtavRhr",
-	"Jv+dnpx6J9/jkAnPZ0OW6XlnXGXI9UkGK9M2fzDdpfmL2ZjmqQqOdjU12Mkc9PuGOlbN43tcx6eQhyGB",
-	"FgKBZX4CeZhWv5tALkWmpu0UAsQhxoQSrh8kkmWPyYgRkZkLWhJtJetLVKVEd5SKvEVqwReef6NfCpWM",
-	"kxHVw1wxcu+pLbmXeGTZlFHVNqqi4ecf3FWaT5IVw5rDfTegI6BUu6qw2mOREUpQkXLLjK+hQtbM0c17",
-	"eLOmm7DmucBmN5iFdaPO2GMi8ob9eTNNxkpCv1UCjI7HYkESrgTqU1QqnARzh/FYP55IMqN8SXKeaO1s",
-	"IkJi+KO+ordEE5vXE+a2tOCwdRbTZDTVW8EODzY2EWrKskUi2U7PNfX7vf593u/vHs7NeH4/2O1HZJI8",
-	"Mkn2+sQ8pluNqaJkMRWSEc4WWtnVnHGpvzPY9Z5M4x75JVFTkSsS2WYj0hEZqqz9HULt0KdUEi5IPp+z",
-	"jAxFzmNQiLNC1aWzOYuJTJPJVKVLQqeMxpbdGRX3hSSjVIweQNVNOLC8uI2L2Q5twcb6jWzM6Ml/YMs6",
-	"CZxoZc/20g7mBfm3mw+XRAz/g43UNqq0aeC7yPVmNGVxnrI2/Vma+0Z/Lrq2O3h1yIaHr7uv9vp73cGA",
-	"veq+Ho1fdelhv39I4714SPvN3bZNbqxy5zk82dB5JK2niEJDlb4o9BSkp4pC0+p3i8Ib5ILtvNNnk0+X",
-	"ee3c0LT//ELhhqkTmcTsomnZzpFvIFuRTHWpftQt4THJ2JxRZbilMQYAt5f6qEzTHjkZwpBnjHJpzs+C",
-	"s9KwPw52w8HeJ31lnoL9AAfVtKBAeMVotXIptz4Ogop3ga8aHc88QrOMLvUDUi1hRXS7+u+bh2Ren5/L",
-	"Jt1Tk2UIkzCnk4RPkJkayj0mff1MQXrI8YdsKXjcTsb66436qq+ubsETb6l8aOMwWm2rcZfD8Su6Sw8H",
-	"3ddxf9jdHx3udd/Eb1j3YBi/oq/Gu6w/ajmTfTdT0X3VG++/w5zUuvyBp0vos8SJBvmsv902mWYLFV0o",
-	"RgkWlGD9ptFdulFUbdAn0AwSEJCKhWRGlea2ZEQl6yZcMi4TlTyydEk60UjofigWmcckiU7tpZ1jQskj",
-	"TXNG1JQqzUu4wLWCpo3pqpWC9DMto7afDUK9dIpl+v3/0fl4nX36eJd/+njJ8f8XCf7+OPn014+no08f",
-	"P4hPH9/PPn28mn/6+C799PGcffp4q+AXHzih+Ib+t76pH7IPnsWf/uqaNG/BJ+1ndav2+ln8aedfGqnj",
-	"TrKsjZJzqXXRMiXvNhKpfnKd+NtebnzTzcm54BKPhz/Q+EfUhPRfI8EV43CyBXslqv0v/0Pq/nvr8zWY",
-	"MSnpBAiUjh7oRHPguZCJEtmSZGycSxYfGeHqric8Zl+QTBSRyYSj9ZASleVgZHxgyOncAP8lY+PgKPgv",
-	"Lwsr70u8K1+eZ5kwQ2o4ONR7NaZJymKt8y6otH081n2ZAkukEoxXExb3iG7CDBE2riQC9g8qC1LwkHAt",
-	"OeAKZ2ohsocXkogFJ0x3i3RgR0wE8t/KPKRisnNEItXcz0SSnGeMjqZ0mDKtYbQ8qE8IMRG5WvGMGabp",
-	"AdqZgSfp3ZdLcqk1/4xEK1YxImORpmJhFouTnJu1ExnJuV07fY2qPGOhfoZ9mcPhAZe8EzVSgtbgzYPR",
-	"DoEDWSbSdEhHD22vJNKYqNWUcjiz0NGIzcFCzcYiY1p/AYtvfI3DfSpdAx/1VAg07M9yqciQ6SGaTUWG",
-	"TC0Y42QAKiAI72ciYrtgcLpLtVjCSU/4I02T+BhWtUym+ooYjxkHT8I4YWkceoMQGcnylOEU5fK7N/1I",
-	"PhonRiLJkOlvwkE7TVn8TJMgweAnsgf9CZpqRW9JspzzhE9CQzRa2OD6GA3+AjuB5hBnRYdTLdXCTquJ",
-	"Wo9MKRz/v4XBqeDjNBk9mVxOfGOTOxGhD0br0K7r7EsilXxmChmZ3juFg5FRnmVazUVR3IlzHIg9D9ju",
-	"xGyeMX1dn57NCNzsgizXzNpdoeZUVDY4iYzEiZyDhpDZZnbsvKpMpP89Zzl7m6fpU+fX9u0+mKejwX0A",
-	"zGNwqEeu27czIcmCJirhkyOi15dOaMJxlZ+LHE0/7PzpbujpLsb/QpLoz3q4qK9FrV0syx44kxhZETP9",
-	"jR65BiKlY2UkzSR5ZNwzL9sTahAGU0Zj4/WEt7on+q0GC5MxtWCjaO3xhcOMLjV/w0Ohnr2SqjJYY0dY",
-	"oXh8C4O3Ihsmccz4U4kAlFgazxIOipSE3s5Zplkj6rRizjJo6JmWe6RZWQasJ1dTxhXsoZgMc0USJbW8",
-	"YiTWYl5vE6rlJHZEvwgb4IJr9ZWm+JknDtw2AuTHMqtkOAERk/3xYLQ7fMXe0H68zw4Odp5hAk4IHOms",
-	"KdGYzI4NiSqapNLYzZxdVgtKMSE5jw3JWm3zhSzEWQwTcynUW5Hz+KlzcikKzo581jhFn2npaRxnTEps",
-	"V+TZyFtoYOIwiiu6TAWNb4V4R/VJ7YmDMcoKGQoQESPGYkkG/f3XB68OyXCp2HNLjPKHyPvkBxiOsSrd",
-	"cfpIk1QroE9m2EpkWkUAdda1duxTEgjhBJRr2ExiwcNfiW3bL44oh8OHJlXjP0xTwsWCDNmI5pJBR5r7",
-	"rpV6BqbsIZWO3BNJYq33gzLs1PbQCgVQW8Z5muoH9BEk4ZOdHrmsnzqsToKcOfK4eFSYIq/ZSGBsCXAk",
-	"MaMqGRHBR8x1mnK50LwRJvGYzPVnZozyxTRJi7u7/b6xAk0ZTbWYytDw/T2ChJohaLYs85EmrpL4OPgu",
-	"8XErxHvKl2aryCdraqORyLV0AzmSSJKK0QOLwTyGrDtNQPrh/jcDRLOifgyPkamYJFzaNUs4OXRujOcS",
-	"PeVuFB0VudNzqR3LBn1cr0aQD0rrb5bxIXMHuTYes5F6Gn3kXCUpdtaMRFOH2+Ul+jjsfxeB3HEtpEWW",
-	"/IU9WarcSS1oZ6DGz6mUC5HFJBYwDWACe4bVPc1YrFUJmkr9GSUeGIe5niVS6u1anPGAKd9xmc/nIlMs",
-	"fs/ihN7C4J82Pu/EoEDjXM61Uu2//2WW3gfOTGO/fKx1wpjUPvT8YumFLPdO94QlQJrgBeMig5O/ojBv",
-	"Eq92KJj1Q6LYF/VyntKEg8l7Zl0e+jziOovhgaMRk/I9U1PRYK77CVQ5Y7LTNKsVG81RI8qXEek46hAZ",
-	"GbHMHIfYTkii+SIuPcDTpb6sn4pIx3vY3UpjOvdfGU0Z7PUhGp3enZ1ckTjJ2AhsIWJcqD6Rvhcda347",
-	"NVqxJqVRhqwAXSFJRsZJJhWyhNDG5yUZKrBo4JHmUvGdSSbyudRtaLmGL6N/iOt9+DGgfBmEwXwRB2Gg",
-	"hxWEgR5J8Mk31ONDFTtpGJxo/qu32908pgrIlMZxomefpleZ1uRVwmRwNKapZLU9BEITrGsUhn2su5ky",
-	"KhUQB5g+euSWPtiwSeT3ON5MzOBaBBcjY5Z15upZwv0ODMJg7v35NaBAOJ9njnJW0X2JyqrE7xu9L5PJ",
-	"VBE5TcbKnGNE1jRxGaMmMq70+hVV5MOq1wT6U5vjR9gCp6YzwIkKyS7MSkj2yGPCFiHZB9Wni38c2FMt",
-	"OAFQg7HBCLhlXugjrZSJ4LLE4/c899DBWi+nuYSO7waq+SVRU7S1P4123AbHE8RwSSJjeI+aCIoMmUxi",
-	"Jkminom2dv9JW78JbYXOwdLup1HCfL3qrnmKv77Qaz66T39qInCMWc9RrldoY9N49tYQkdrKjeyX2tzI",
-	"w3w8ZhmcgtHFXjYI7fb74QpXd3/tXBRjsp1pnZXbZMbknPL6xGBQ0brdYsJuoBlFZ2AoEGn8pDcrozDN",
-	"hLYna8cAcQwtK/x59KxL/JtPjjeocLOZyuNEuRmqOrKZCR6zZyD9MFEZTVI9J+X5NGaqdgGBh4zyJ95m",
-	"jHXBpuhFXRF8ZuiyMB4ZV8fWXspmc1WOQf4aWBWtEq6v2KwcoczZ4mea5noKXvdf7+IceVcGQZMghHCW",
-	"RC3Xigg9PTf2Yf0i2LI2ew0ehc2pu+AWeM277ZRQNOH64Y0kdMu1mihOQbfdUuifcP/s0o3ZOOFaPwbq",
-	"AYIq26Ygz8UGYkKffwPqir5+i8AwwQUHfwBOZUiM10HO2ci5YV5ItOqhJzBRFXIszoBX+WxO9shcn8bz",
-	"jBE6FGANy5icijReS26Vg/7d6en5zU1I3p5cvLu7Pg/JLyfXlxeXP+qD0cXl2w/X709uLz5cQkgq5UsI",
-	"NDm2mUgYvqkv9cgJX6JVjKXSjx4p2NyCZhzDGUthITcS4zNOR0Vgh752Iz/99ePbMUZ9XCQY6aEfvM5M",
-	"SMgvC7ypL9QCSuwfuoUPAh96P8MXbhU+rK9f8sZQkCdstdqGedImeZdI1RRYOqcTDI93NJ8wGdqIXDgg",
-	"1mkcHi4Ftq0dC3Lub/UQNiUUTU/XaRw2cA3MLXZDYKS2DAkdZUJKQtMUxiOr/qnv0UW8/oVm4O2TLCbN",
-	"mphmNDDBxmkA2XX6wL2AICnwyGpldiyy+mxbyb8la27V+08FHyeTPDOecNBmG4OW/GkwktpvdN00yBZ1",
-	"pToRsj7ktJjIzUnMzn6NyCpDsY239t9IxmTNCNxTjf2/8Zjj5mOwb71jjyzdZCTuM+tGs2yLCMa7wAO4",
-	"L/pCQtMFXUqPHWtu7ULFfJuP4fdBGBiGH4SB4fhBGHgMv2wF8m80WYPqM7JiZ9mB6G2VKInBQfWlgcut",
-	"Eov0ncwig0Jq7Ya+1CL7JQaz7x3+9lfzFhvJt5V6Vll0HIBpqX3VnZhpWHOPCTUtuwSnDRpfreJAOtHV",
-	"h5vbe/6SxRP2El6I0KMVYXuRTasRYxL9eH5L/CePMUjsgYNbjGtJfs8hJJ5cW4IiI5plS2QJEHxeYWoR",
-	"RJGJOeNaETsiFKRUds+tejYD9+FcZMo0woWyucqY8ww+FLgFXh37ou6WPLrnXRJd3V3/eB5hcso8zyAy",
-	"ep6JEZOSdMDiifnLWc534IV3H3788TIiqZj4z8Ktm9vr95cRkSpjmKlduvnHq+sfIyKXUrEZNmpeOrm+",
-	"ddelopnK53Dn7c3th6vizjRXsVhwuHX64fL0J4gqqXF2e//krHrfqqf42dOfdAsuSsmYWDqMg5tTb6o4",
-	"kfBvmxKzY1/UTbsXy61e/wyDtEFEbKJXAzKIYGSukeuf7y6L53JeflLM596Tb98VT6JXC+5c/nT64X1k",
-	"s73MktmgYfPE2S+X9gl94kw4zoTn0DUPnvz8runB8mN3V+f/fhqRHKyO5U/98Ae4hUni7hbpWN6ymDKu",
-	"dxX2/9iGThyRKImjkEQy+QvDXCyMLdXXrLElwpm4vH17Bp30gq5ipj8T2/t6YUr3aRwXd28uK3cl48re",
-	"PK02PUoZzbyXb2svg+vbJ1j92FnLYz71Xv3hx4vLyIWqJl6gnr1/d1Xcx/mO7a3r98Ut2EZ45+zmSvfR",
-	"j0HzuqbvnpXv+j06v7nRm5B98UJsEvCnF02c39zcXjU94zd0d3OtFwFMh8Xk391c680GV42n317XSwrX",
-	"/aU8ubk9u4qMoUdldARGZjgPesF6lh3p/eF7ew1JX5//WxNJ22hgl/Ckj5YTITCUFPEe9Gcxp6ZTEKqW",
-	"DCWyJEkswzLBaooy5Hp6++6X6yLwbZElCs6XIp9MK9Fy/lcw2Eq35nVa/2k/D8kG0nwuT5VJYYRoqOiY",
-	"lDacHasJu7A85Yc/XGtSyRicPzFZ2OxcIwZZXA1SAUqQfk9x4xof24lq2LH6O6fN37EcIjTOOaQ0zz9v",
-	"5XHBQSBQw0x2hZ+4Gdfyws64C4N7jll3jek/CoCVpy+Dp0yCCA7CACRrEAYgRvWvlpjw98n1rVY1tTwM",
-	"wgCEH/6enOn7WpThL/6thRD+3l3i79t3QRiAwIDfs18u4ffkZ30d2HoQBsDD9XXNaPEX2gPWib+n5vrN",
-	"rfnV94Gd4e/dFf5e6+8ARzK/+jlgMvh7q58DXoG/0H/gBkEYwO7H+TD9vj7/Nz1evaPwF+YByNj8npYV",
-	"bTtFLSp2cW7c8OQqK7tB61xaSzyyKcO+7haB8x6ULhHTZQiBkp4m1yOXWo+zzUnNKM0LqHGhHy7hNbXy",
-	"ZSom+sEIcW+ojY+BiHxMAtAXATJHFZF6Wt0jGYXoAcgZ0FRo8shBBYdIKoKzFGK0CyeaPA3RhyYwiCqT",
-	"+tEjp6i1ZoyMk0eGZ6YunJlSpvTWKBut7IJ4JquPJ90/ffp68K3RanRiFY8rlHSy7iZIE/7QYEIx8AeQ",
-	"wyomRRKxl0ShWEZHwBk63gwbmarn+OVXvQTfqnmgu4eDwe5ed7Df3Rt0+wfdQdfpR71UTBqtXygkZXNH",
-	"IYHTin+talqZavpSnsSPJSCCIAwKXqap3x26a51YeaZ2PQxxRhtPWG41IPv/H3Ux5kXvN1gLg7vQshQu",
-	"6+M7pt72Z8XMI2pTJZIJQ0WC3f7uvh55f0AG/aPBwdH+bm+wuxeEQRKDH9iKY+cN0Fp2cLT/enewFwaY",
-	"/QR78/3Vu/Pb8zOYo7Jx3/gYNvR04JfX4EsdQ+YyhNVB+ljGtHDU01szW9bNCcWQql/5ZcqAwSUIIoYc",
-	"u+a4JZ3oh5PTP9xd9cyp7tppc1alWFBJZjRmQG+mB0MhUka56YGJLat+f+kfcCBXTnPNSKsC52dRr5E9",
-	"wIJUm/phqZhLxDcK0zhJ2THpm1DCBBKirBK14dzZBV+9nEhxN/hszRYTa7ZjclbxETMIb2na6fhMcFah",
-	"ZUOqhWMGnyR79kBQJ0qksQ0G7Br9usbYC8OyT7d33/oUyt3BBZIb2z3Nll7HHGyz7d25QYtCw4TuN0zo",
-	"PjEWiMDb+td3l2Cz/DXm+PkIzlHa+iW6cZ8sb6nIjDQyGXp6gx+TyLG+iMRak+vog2wqaIzx63hy0f/e",
-	"OXYbmTAeO/hAk+t6TKKLy9vz6+u7K2is5ERFcw7B2HPDYEwymW9TtmsRegwZ7cvwD699b/zFZPvjbwms",
-	"aDEF3+LxS+XyhbTJqgNiuhOSXeL6E5I9gh0KyT7xegS8stEoPHiqUXg1WayzCftvr9q2Bb1ssXf9Sd5s",
-	"G5vPNPX01EVItDnQV3cJvVsXis2CxqhiGBeevW0wRkge2BIj/RyeXMVR7mV6JVbaGWyLQMyxj0EtvODq",
-	"gpzSNCUn5bdRU02pQXkMarexRanna0Z5TLVq6C7TVM+byGKWBUfBQcGFvANKEAaPJljEvfQtLAJMSv2H",
-	"cJJq3/VjEEiLp6ifbm+vyEhwzkA3laRhGPCMiV+x3dutM8miaxjH8m0FEZxOkzTOGG/epA9sWVlJfdI0",
-	"r+gTYWbyEyr+VK9RT4P184PhZIZh1yDJXaSOOR18h5Lrvv5pg3GfxNvGsfrz4mEhGtAXqpQ+UNNimjae",
-	"nnk+m5eGvRVeKNy2WDbPMkMu3qca0eCi4JUwEe9EZGTGMjAtK9Ejuh8Egn0SJOYZXWrlEfybEQwwwnwL",
-	"Y16MSGcotHjLPGwBymP90jDhWr+lCCGXcAJPYqDKTo984Ah9kEil5ewDW0LsK3IhaC+OWRwWT+CdB8bm",
-	"JvTeJm0jqgpKTROU74YAWWloFg+NA1S3woWy6eaKVkPRKvs9n81B6qGRXilQXcPggS0BcQbCs8zG/Qp7",
-	"OXukaZmRDPoNbCRNEQEAX9ATVKBdNUGRVKOpSkEM1SOGMZa6JbcOrsrxtHV0NSotcbTq997RIUvhEGMe",
-	"OyZm8C5u/IEt0cvo4JJTaZkouFHlnKUpi0lkmoDA6gjTCAFQD5+AjJ8SKh16LLVIMZkZO8dkkjzqB4Hi",
-	"QP+KEzjfWWqRjQFT/mTU5iAMvnRpmlDAgvkY+L0MPn3ztv/3yeYzR7p1KV3bng3SmZxwD/s1kWQAeFUl",
-	"8G2YEpErZwH3cbkp4hWQyHKbyGCe6NmLQpu8mEG2MsseWQxrlGQA3Y1bt0R6KmPshdw5IiVoRO+UW/Cw",
-	"B9YSjJHz5M8588H+bPPHTQMMCReNg9MDG6aUP5AOnLsX00QxIud0xBxnKpGE2d+rWbpvq/wf9/df+v3u",
-	"/f2Xwfj+/sursf7nm/Gn33l3dvvuDu1/an+l0eDpWM1vSme4L2kKLj6VPLLS7jSiIvRS2wGZJMtThn40",
-	"iJ7YaSCCisjTFLFe2rVhLWLUpKNEdBrRqvBrClX9e2aujRRaa/MJe2mzhp+JAFcdQur0FmJSHfDyRMmy",
-	"7K/I719HBhfa+aDfpJs3EG75e7aBVeTcfAItVNWNz5+2wZt8NqMbnD69T6zq3xVIgRb4YbhXPnYck4jn",
-	"aRoZBOFMiIag2blrlKbph3Fw9HHLsX0KA/0VBGDAKPLVi2O+uGqktvFVenQFVR0iqn41ZnJ9fnOrtZzn",
-	"5h+QI9jW8HczEe+EuNqyWt8vq1YHEj5Walv1OSo7ctjCaoJiXJg+BGcrjR/HyIbwxOH5QklHsiyhafIX",
-	"FmOmAhI8/FO/vVM1m4DFdf+1tYofBQd9C4ZWT6itz0ORFf1OTBL+hLOw7eXM7FgvzxoSIzCs0TmVCzwf",
-	"9K9VOFTx9jrOdMVmXu/rjMi710gBhQBp2pqlOD498T1yDhAgVKksGeZ6dLkikTEkRRWHNoTVY0UW48mR",
-	"JaDr6s42wqW5yAfiAdUllLUrrSbRWpvsi2rfxRtZpZ6Vb/hGrVrDqVGO24o+4H2kPLODYLEq09TUdGH3",
-	"q7V+H2jmfx+gh04zJdyoM7pEzd9PPTPGdP1GEAawTcqhIeZOQweM9bo+YRmUMKIGABI/jhUW8hnLklHD",
-	"IA8PDvYOgmazUPNnbmY0Tbf+TiPBOXNqYzC/37w08dCRZ0uN6p9pN8tuahR0FtJql86QCAncDn1MSY/1",
-	"0mI3V4IAKiEl/e6bT//1X1qSumN9NtycvAxM0tDGBselOLKTq4vN6A0vhW0T1Fbk5YVE4I+O6xCsVVQw",
-	"ytvlnEUYYrQD9gEbX1TKWnBh486uIjIb2uDFj1P8mhdArk/0zNkFbKSRnIo8jfXPwl+VBsosFOymo0YS",
-	"N2ZonAqO0o6IR5YZA5ET4yWFCs+gFrwvkSjNAd4yZY+UV0oEYFz3T0rNye9/T+5xWe6DlSehBjwi/3zi",
-	"EkYKdcEpBhKCEEhFfQgLOB18SFMlePgh/v93v/vd76KdY+RmSI4WHREw6tUm8qYieMtHFXh25YmlyZLQ",
-	"JgitMRY1jZqMhlxHeyo38ZzHcMzDDWZCSi14JArW7xHHllqHbCQsECz0kaZN8nrQf3ZpvcHB83nE9IU9",
-	"DD+vlP5bi+VfWQrvHfb7/+hC+DeWsIO/VwnbKk83s1MBftjfVBZtzadX8+fbTdQHyxHjDAoSwWBNZgwm",
-	"OAFnIZEWTpGlRsyAKAmuYxJZyeUea5Bd/nrZkLnQ0wTGqYAaW873Unbh6y8FYXBx9biPP4dBGNxdv/O9",
-	"05821DFwon5ebdRsBkkAhyVSKB73G46fNSm1QmloUxa2si1YWIzVVLRSsKtMpGdFekNjCGXGcLw+WDNA",
-	"+B+RyMQCGOcdQp7bgGVMlNgJSQRJO+YZE+VUeRZLwkKVV0jwMe+CP2qYCRqPqNQtYFma5jYgQlcJEguS",
-	"qBIcm41YCBFyJQgD12Yj2zAT88EmeHiQ+SuJpmYN9Od1DQ+qroQXEtWOtq2pQ4/ouChLlvOUSUncAGvc",
-	"O004FOVcE6tQIEaXEuevGU7gmrfL9Yaf6D7QU4K7tWbUu3LQ/eCi+s//3/+/0T8AwElaAPbXWvH91fJH",
-	"v2LjXEOWTwtYUX3h3urV4obAvc9hBjFeXmSJUhiRUptTZpGyq4CiygpROBH4SaGkA/q2IwYIQT4uXLMF",
-	"1K9+vuSlq+UrVOrvpKP1Bw0vUmj1HDZkD2TFjc3cIKU1WecEsa2v6NnPzdz7xJb2EZi/p6dMcGacGS46",
-	"Nhb5MPXO+GhvDL6FX+vx4zU97lPRi1/0N/6P4j+GctYwkMe1Zv+nM48zquhcJFytZh6SKXgqONod9A42",
-	"sdavZClmRE0Ud968syFJQsTgd0HBh/j21pBT1zi8yOs6Otg0n1FMcGYc699ZEJmiMgpYFsrr1Y4nv277",
-	"rwrNxoLT6NPflLxrKPzlEqZFsFt9Yky5adTavsOZdOGbDpzS7xVRBV4Vtru1napnkWwB7Vli1QSjpUPs",
-	"RIUY4VpwFHz8eh/Eln7vgyNyHyg2m//uPgjBgjVSItOX+72BviDGY8ngue5+/9unRgir9m1eKQ571B5r",
-	"Q1LM9ADc5gzh3DHY5hjDvyyGhvRiNAxIyZxlEu2LgDgBEsswmJZ64qsrJzbH6JQjcTr/7egJ8Ts7/+1f",
-	"2nPIVhZOx0cahrNBCTt/S5mKeOaL7Rvrwqxck/yqbJv6ZqnjnLqZf/rYSxtFa/CyeTZqXwDs5pViSJoS",
-	"uvNkzrR2awyt/gf9SGjfhSHiYS4H3xHKXF4Q29v1C9Mc/mHQvDZWeiqLva6ztvnG7qWMqfWJBy2suIK6",
-	"Yre4GGveYJYpdOA4WQkPo0c+2CJyaEox3gZAfqecQuW5yAtSi0gHM/+9XphCs579NNohKVMAbri0Fmfq",
-	"xSp6YaUpHT3IYyIZi4sgssSYPdgXBHp3oZRq2nTY9/r3VK0FlqAesVdbqoo5ep0RuXZ/M9LSnTHBF56Q",
-	"2Ig94QfaqQzh1hqVFLT6HREoi50yCwNpYdtB+5mJRxZDjbMCgNpaCzsR/A3eftab9EiEXh4AprAMAiAa",
-	"BBYRhL726AT+QDLu6QWPND2MMqak82wZZ0wDFuDIHZSNxQH7G4SBg5bDbtfNDWHwpavf6j5SKLAAIccw",
-	"TSfQ6qltyb9mG/WuXZv2v4UBzEDjyo8zMWu88ZBgwSHXf8sIQs94gts3CKs553qMnKWmZmmcAx/XjHCb",
-	"0f4h4fFp8VV37cZ93l16a/vhrlyWO1Q06HpWtFd00V27g76uVIWQDm2V/A7ib3OWvoD48sifkZfmVtR8",
-	"nFZi/T4yBGXWZUVOm7efWmTkyIC6g79inlKoyEMR9HUJ2KPOCWBrH2DtlOGSYDea0mPcBzfnJYZoG5wU",
-	"sgjAa/rOhlmnI5cNs1HOOOyWTR6uRi2t39ktx0E7a8WAV64oR6i/7aB82ReVURKzNIHzoqFE46zyZW4D",
-	"wqY9Gn2/VPDVwu/WZ/UXz8Qon9nI0W30EiPhsXSKp6F0JGM+lArefYmyPsLYCSycoqWATS/CYjegkRzr",
-	"3YTgTgbLDzQKFFoqy9UUbPf6fKP3cMN8bx/pW1bRGjbS1uqjbtBw04bmfILZstESQ27a8oYLb9msY95N",
-	"TXqwKlu0aMRLQ4Pu4LF5ayBIGpp61Efc1qgJQ9wEWdELSczjx2WExozRWJJBFdi3sejCGiZm+9O64QxR",
-	"fK9Fpgji93ffPxjzqUe+bBl/WwmLMZEwpeh5DHexhIAyRpIOhar0fniufaFJDfWiYtaFsGx9ZigCSFbH",
-	"g6yK3lgVc7EqVuIJ4Q4rIxFawwRWRqWtpiUTRbUuqr3OHLd2RPtIkvWNluUpe4FhzVUtoCYErQEOlQbz",
-	"lGxW94w2Uq+TYt7aXhfkTeDOerzY69OnsIR1VG7Ogt49D8WnlZ9AOc7JhGW3SdPx4KaoNlx19oDZtrnN",
-	"PGVPGuImIS0+gWFQSzPny/AcVJzfWmNMytJ3O5r9wFklj/cF1DR1eLmSdAC0NMQMOqmSkfzP//m/do6d",
-	"ge+F9yym/pqjinnghSzO+XX6fcqqN0+Ybal9isBkcM0gA3m07UzZYAs0PBCMWITCWQLtpzM6miacWdg9",
-	"KdJHE9NoZccxYV/oSKVLr9obWswrrqt1tdz0Z8/5YyMaIuOPSSb4DMNeswQiL6Yija1DCQdQNvCen/14",
-	"/vnm/PT6/Pbz5Yfr258Gn69Obm5++XB91nRM1t9/m6RtFuym7+lj+TjhNCWcLdIEtfI4Q+TkcmdeZjl/",
-	"aew7LwEQttmb3bbKziO+Fe+2blPHrY1pvHI2KSyhsM622qgWYV0ojOg4t7WwG7vWMylW3n5pw1OTBdh1",
-	"Iol5wQQBFdXyZQteWrvmZgay0p9ghZ7J55Ju+IU149ge3kRmIqfh9IYztLk60apItkXqQ0BSiAjDYVlU",
-	"m6hdizNrC77srA8DNLzHaBjO07CWF8FhZFsS1Yeenh/Zl0iCQLVgo3dwIrbk3LGxj2MwBKLmG+YHB2D0",
-	"WwOaM2RjYfG/JhNquebod1T3qxf6aiU3G0G48f6wtQBb9eRMNLMsKPTHDfalZ3jQM/MSbNFlBvWYsMWm",
-	"lAHfbCWDtjgWbt3NJhYR03bd4kEBUcNXkQ3ZfA8nd4ZsLDKGRkVqauAuy/Ew1fnZ6EReFqEQDeNzqO/x",
-	"rrREhAAMgvHpN+Ng1eb2p0TqM4+DVWvr0gbGyDajbRH34fQiEucQPQDZqyJNrW3KhP4fkWiK/fqsZKTF",
-	"i0TrlInujlmqKJkjELxp8YFVUXEAfPoMindcn5+cXVz+eBMcDQ7CoGi7EWr0oNeH2HpXdO9ocFBDs/Hb",
-	"eGq5NK+NJrI3KFYsNkDBdcPyOo5h3SENqe8osfUDpOOze0DyBgFVUTUQETZsZ0vFowWA7Ma5YUUELkC3",
-	"QO9MBtixDzCtdaNyzteMLi22rQlk14MCoWrwbVcgSuMLuGOq4V1GPtUP04URzMsl6PV7/U0ZnW0h3PS4",
-	"XaWEhjjDuXdnowNsjbrWQvraL6zuYUsgxYkluSLBgKZikj9Z2fMNyK31sU6I1Przgj5qycCZBcs1vIPN",
-	"Q0LJOE9TMlqOUmbY1N5hH27KVeTeUAhXi0UXy6EliTFk4x1VbLvhcvPyniJLGid0mCepSrgJrXca+GwO",
-	"AbMJNyhWZpuErq7G2PibE7tieDKj9oFSogN+A5IUkEg284QiEXyAnv/g2vCvWqL7tKEpAN91mS3fvQVt",
-	"tqDbieUkFTPpG1C6rGDUOiDujz4hQ3RpkQ1nEV68dW9HFzelQqasQHqGNBZTYJHH4EOuwFDCO2as1uYZ",
-	"7B4cBCU7p808shCPgwYMMYsh4/paiZZaOxZP3FTPVbV+X1mua3vUD3ybZ3OGe1MfvzWcWr+TE+DG98dp",
-	"t6a3T2zPjPRzhGqoE5TACuMuyGhLvo1ztSkS+0pavvGcTuXutaP8u8hKYCJ2WUH4VsLTAGkYfMx2XkDV",
-	"qEdgPC/qf+uI+Yg1Z6ZefmdcaCWItjGaLKlqGuKRZVMGyWN/ZwGh78RkRZVmsEzVDKKpmDScipXKtiyj",
-	"q6lLf+GFNEqag0ORpDPJRD6XZJzqGeEsxnQppVgMgKnlPHOF1kiwPvFqcLxJRgkK5BFb0iYIgzxLTSnn",
-	"o5cvR6nI4555tTcSs6PDw9d7LyXjUmRdw00a49xSW+5w1bZ+JyauUKQX/l6QSVOps4zR0ZQOU3ZMMqay",
-	"JXLDFXVq21MglJlvgJcZilzBSToaiYxFpkRK1e4NMaplWlaiC/PUqPj79aVrBjlXnyAVEwiAu7s9Dcks",
-	"SdPE5JlXi2S0lohY4+HyalTjyni1qu3Mh4Zkm1iIW6kGHTcVE0u10HZIUlGuvmtVq5gN8wlkkI5FEHqV",
-	"j5EiPzWXRW7aouvKAds+rS0FPFpXuReDkv8GdXvDIBWTzUWi41NrMeNM7V9ovWVtE/60PI47abP4tOZv",
-	"TXJN2HGFsa6yZIrMhFTk1S4Z2jIZd7dvu69JZzjKlnOlqSqZJWrnmKSCT1jWiAkr90YZU90r/Z0+gF67",
-	"ufeAsD1R82p3bRpTLlnWfvDJ3dA7IypZN+GaKyYqeWSVTQtm0y1zBdy3y6nSbWvXkssIH673PgMcZpO6",
-	"D+OYGtAOeAPsnaUhlMD6PF9AI89+h7ws4UTmYOzVCuayOZryoQ0aXTIpodSbfiTUok4yHlsov4jmaiqy",
-	"5C8GW2HKaMyy8qz/afbm8Y+zt8s/zt4ejv795/3Rv/88YD9ePo5mcfqnvX+bxr986f9p9+1y9OOXg3j3",
-	"rfzTj68bMxjaKuDoeYP6NxvF9Kyqn9CSeYXftrMUmtVsIoL3bZljAE3B5QI5GcVsUXBgWRwaqEqvhJak",
-	"eca3SEoDREQtuuKqfhHcmAKSerXmmZhkTMrvyje71FpAc9LF1oFj0FZr4Ng2WjW25LnVG6jY+tnQ55tz",
-	"CaGcmZf4rpUMKh9WOr6bHXnK/0DhyNto47YRddFeuZ2gT+P94cF4tzsY7426+2x/3H0zPjjo7tLB8BV7",
-	"M9qLAX3HMd08bzbsZGyutf62OAwyZGrBGMe5MpGverr0HB0Tro+qaPspzaKFxYC39GEm4bnIZVq2OO31",
-	"N9icLQilbZsVRmmXyg2vnVwK53M9NqiJLMgJ/L6QJMKSLuDUiwyIQmTg9AGhn41yG+vqbTxMrbE1XSM3",
-	"we55uUkOWT7HItCrs8jW27IutOLnhZButlu9wFHZiGtri34RDPpNuC11a7zazl+CObAIMG1xJhzrPujr",
-	"4+eWOttmNZHMutvqN20OAa/mGTILWaRTYr62/ttMR+wYRx0qQ9+pwCTqK0/0VsOk+wXC7IK00vktlQ+1",
-	"/OBmitcd87J/yS8mU8vk80SeCfmFLOoV6KOtPrEeE1o8itn9w4zRB6uruzfBI4jI5qhAWgh9i8dm0pRW",
-	"meaf4ro0S+/j12yYmVzqulyBc6s7vy4jmZwU9esxhDVz5lUID3D+J4t1VNWxv6JpwEHjOBsB4yqjabNl",
-	"oMk0sJFkM1yvScC116fAzZ4BK3AgVXqZHT4gQRREo+7KORt5xcWhLMV6+RkGX7rm313zNXxypaME6PzJ",
-	"mdihhXKmM6Gv+Q4XLxRvv/9mp0dOysY5M5UFYHJR657HBXNsNWr8A2Vsm+L5heEdZr2esKxJ97O1x645",
-	"Bm6jsoToV4JaF3uDg73Dfr9POpQsGa24lvcaRY3VTuy7Wx0cqunMG6ol5XjmjUKWV4YZN8XQm2DmsjfU",
-	"MxprrmSaKC/Ugg2nQjw00YEfvdxS/lV/pTmrSm4XTLZdYPMKL21LVPPq8NZGs3ndR1sNHN460LghWtp9",
-	"+tCn11aAHBcz7TGSacbkVKTNx4GNI6mLOW2m+rIr0wRHe837kdKV1WyYOrcu1SnxyG7dbjpt2xInG+T4",
-	"rdpqXp5/Q/RRczK/H3DrZb9C/nSjY+azeeqznDVGBGwfr9AuGosOoVLTzhzIkNGs5nKq1TsMWjpdiA4P",
-	"SHhGkzTYDrsj9HOszUxsSA5F3bfnSA59ahxJqWOFZio3LeZZ8iiukckV7l+BcTaz/7w4Kg3z3lKyZdsM",
-	"mKYNvr5i4qYcw1+Jp+Mc/VyA0G5whngKttHqUTyJwltyo0qwUD44oGWunoZgCc1Diio5M2lKs5nspWJE",
-	"06PX/df9l/Bibf7eC6X1bzYDHME8Y4QOxSMjr/vkf//fp0VQhCeM/c5/trPDGZFToaw4KotCfelzJVYm",
-	"OApm+tvIVOLEwu3m/f4ew0Ld1KCaBV73ShVJg3oNwl9fN1ujQTcszFOZU2vQ29pFK59i+uHKBDMX4dPk",
-	"pT8hcSIxacLRaSLJA5sriJPnQhGmV8SaE9o1u214bAONfYeC91kllcAsreGtPuGoBbphDG+JXGMsjkoK",
-	"S11RdCeb14f7pWNNf4USWadWfadRjvhba915rrzznkaJG+bk1ddsnQxollNPy+ZfnchfHULpE+u62R7x",
-	"CksksjbGUmLzHlLcrxgN69imyeDG2ELdHs1c4Xe0vW0W6r3ySGN3pjXKGpqw09GIWfwrR1dvrKN60Z3V",
-	"mHvT+6eQXlvMXmiBEZ+xzSpULHygcfabZ6AZhf0nsSBirBhHtH3D85EVAhpJkRNUAhPSnyqBWfs6QcE8",
-	"wck7mZiEMO8sVjxdI5lqp+VqpuEEhhehuElntl4YK2g25jWbscU7KA79BPwGyKKVKw7YoGJCyk6ReMiZ",
-	"dBWn1+XaetrVb6YGbaXbNGgjv45m8UxawN9InNfI74Mpi3UlMvUhO5/Nm4pKQEE3I9qKfHatMp9cXRiH",
-	"9cIE+k0p5rGG5D7wi2c4HH3pFEuouw6YREkGgHpYRcBkgg16PahHFpqynaF15mAAqDnIRforUYuvY5x8",
-	"YRI9KTg7JGXU5qPDx6B+FGYgCYxfwOjwCeNawwYJPxIxw/A3LRIBWs3cZrGrMMUgsxTaBBm7c1wJq7w5",
-	"+4MpjpUo7C1VJOcGbOZLV8YPXeyknv8iP9FRE07GVm78NcmMsNo3DtFbU8OC30mWbciHqnDoNP28IoWG",
-	"LYh+pMGOdUUVwUoGIlurChSfaeKmJvnERL8/FbbZ0qpNrFHC5aGB50N5JkhAm54LmSiRLUkn+m8ISfd7",
-	"80Jko7lKlPlCuhLVIbGV6ZpgG9NULM7Egk8yGpcPMo1dN+NGx6rpPJg4CE3VFIrUJApjJ0x0P0SdzfQZ",
-	"MlEE4plMdlHGUkYlK0H7FAONyDzhHNAsjVIG1dgZJ5PkkfEQU/GGDgcC2oKy629siTD3hUTaxgCOzMKY",
-	"pWIBXlLqAfNCPoL5IO5r7LokNI8TvR+v/vDj3RX55eT68uLyR9R6o/sgtlN4HxwRvVcihyZYeBlzWXan",
-	"A4o4zcogEWba6+LFyoHm8iT+ghSgGb7SVMxtWT3yrm+Vsma/Vt9ulcyMdTD3q4DBzE1vgyDbS6li0hR9",
-	"ELNEVXGNndq/jUXUzPAKrEmz+9+JSV1PhAjn5lGkYgLxtxBIbeyEd7enRIt4TBuHTKFK6stuf/ewOxh0",
-	"d/duB/tHe4Oj/kFvsNv/E6jJU6Xm8ujlS5tZ6bILRDaBvRS/THjMvvT+Q8IiNDb2uv8nAk/peU7GCYuP",
-	"yL5bWDP3cruClvVz3u7hYLC71x3sd/cG3f5Bd9CljzQBudJLxWTTsxnOb/OqYGhvAaq7hVQxtQs//0PG",
-	"VnO2eKaOAzuVVCVyjEhsHv6F9dK8kGQu0mS0NGWyxmOWFfIqpVKRPRe9DmEU/UoMN99bdBHc4Dnnoeoo",
-	"qK5oZZ4aSahcp7nBIHN1/r7LuFbVnE7mVW8+wiISnFnRbTOCDEAmBBMmSpLbdzdkSnksp/SBAQaKF0EM",
-	"ZDPY6ZELZctAOpycq/P3JkDbpKRHin1RL+cpTXiENTK0XNPaJVH0gWF2r9YXy0vQ1f/9cP7jxSU5Pb++",
-	"vXh7cXpyew5X7/n7i4sf5F9OT09+nk1OFhc/nEwu7v691+vdc3jg/PKs4aVgRSzLiq81SZsrUweBq1Yb",
-	"ytw9siZiwSQvVo4VqC+YRsCmVU04TDj7jgxCr3uNdKbbqFdx1CqNjTI1yLgQUVRNkmtQ4Ipa5Yng9rC1",
-	"KlshslXqe+V3MSTW6oqmVJnRBnc2CofWs3mVZ5OmoDQXWwowZ3E9uhQRN4o4qvInt48o1Z3RH13RlYyN",
-	"WPLY1BmL+dHWncHB7u7TunSzQeTtcAmHwVIoM9KGovJBEiUmEOH3DHG3U6b19gZMDXBGYFi0ScEFGCTu",
-	"RDfpnFxdQCqEOWpyxmI4emKmxEF/z2jH10xly+7JWLEMy9kVwbj6LI9luo6RA0Z0NmSZC8j2D/U5N0V/",
-	"kkdmwItL8cDREfBJHBH6X7GkV+ji3P0MyFgwPAYYOA+bIB9iMiFAi4nMDj40R4c4gWBXfXkOB69kpk/i",
-	"2PdJxhiPgHsjQp90cwcb266kQFEgFvyIwDvmCCWQCt1sYxXJ6ikiYyPxyDKj8BrlHpoJwgCmDyyRFSOo",
-	"faDGzaZCqstWJV/fbQwN0Spmt99YDyWZn8RxxqRsU4dNoxdXj/swvIurx0NC7TsVfjx4s9sbHL7uDXq7",
-	"kBrBXvePjgbb6aSSjtl7EbNVbBF2v/VjRN2ufqc7EzGLSAcie0cis6GehiSKuh7SZhpUMk1bD3PmvbOV",
-	"VZXLDmTvJulYzJueX/9jp2r10Hq8Vi4gOXc/JMM8wfilH1YUubtcWwvJ5Ou5PmChygrUYTxh5EeUWo0J",
-	"YXO1CknUsGS/QoldoI7IUNc0p+cqsOHeYf+gt7vGKrry0FnY1KwloPFouSb1EAfoCSJPAJRkZdgmxMtL",
-	"0kg03v4tbzzH2j3qD1eCXl95wIMVlWsrSMLQGqQAh0P/C6qVVtUsW06JfZlnA/QtKbrtvm4qy2gLGm1a",
-	"mdGDXFw1LU8rQNg+dW9/tWlbc2ac0S8X+OjA83G0aLMrZwYU7DOqaEN1bapoAS1klOJykHcDeHdjUyd8",
-	"6Zm93TS5kCyx4AY2vhLcpJnEjV41QKEd9Pd3v9XKE+ovto8N8qzqDsF2kxgOtyGQcgVI00pWZFr8Dj5U",
-	"8Wy3D7bZZ3uCOG9i7MeL2ESpCiJLW3GcMjTLOli4FahQuos35qXiyqX5fHHFVcfxHyp1qbhx5nVOz8Va",
-	"NxUe8DPQ0EwlDGIr2J5cXYCRRJ8jCoUtBzdpEjP37s7xczmvSCd63X89iHZ+Y+/VUKjpZo6rI7/Wvshg",
-	"IrZ0ZjkS0kN/qm/ru31ZIL5vUAWpc4m23OAktmd6rd5PMpEjTj2DJXG5iG6T7I0PR7t0wLqvhq/j7v7o",
-	"DevS/njQ3R3ujfbjA3Y4frVRynCa8Ic2Q76a2j7ZfDE4UZGOh9Kq77z8msTfqpqed3vDvtZFUhMAwhnM",
-	"CZ+QQR/+KyDMjAQo5q8xSB3LubYEwNmmhvl4rM9SpOMjpuFpD1LZdoo96hbJqJ3l4zd2cssDeCtmAawh",
-	"LFkxkkbW7cwtFb2jxQxTALJkhRUEismVR7P7vUMxHWjqszF2NNW7dje2A3uyeGzUs+k4uzTmUlYLGzt8",
-	"1n7v4PWr102RCyXQoVWswQyoHazVxw2yg1wxMzdFMbAnpcri6y1hLoC/ZeZ9CQh2dvYe2DKspHaHpYwX",
-	"s/whMWwVXVePLDNoQYmShOczliUjm4PbEf7XLBaUNXGKMZjMH9hyp3V9vgbmC3qp+v3BLmiwFr8/OOoO",
-	"GsNOamtS2wrOAQcn/lkyyoRBiwpJ9Mc//vGP3ffvu2dn5Kefjt6/P7q56Y3hv4h0cF+QyC0rCtjIfSza",
-	"DG9q/+DQ59w+lXgm9Pv7+Ov+t67+2bU/BH+OSj/39z39j8NvjfmeZkIcFHYLZTViMbueOWsUpogbnpnh",
-	"0QgCFTxSgjR7t/Y+YemX6pjL1T1Z2oGr5rAWqv9r7Nzm/Wpd508LBPHd6F6MhxIkbyptbhLHy238QCUj",
-	"d9fvisWw7dRzdVc7jEtaRJZsfVax4RZKGPPnMYnQT19xJjjrqMKwHSYrdTLwrW2xnrK0eZEMHP1K+Gsv",
-	"0DlNtcaLmX/S4IcvAAkEam6gyj9DK07d9hmXWtv1gvXWqZ8t50rAKwoBJykkjwlbhOC16up/ajXFpMCX",
-	"JxAqj66bsMSV1VyPIq0nsTmmPhPbBB/DYqwNN4Ymm7rRjhN0UqTjW4ef+Tvrkejm9uT69u4qQjwQKJiR",
-	"iRF43JT1+9jz2k5IotuL9+dnEbFMHkzAZMHYQ0yXJIrpEoMFY5qkBimS52mq37y4vD2//vnkXWROShEm",
-	"jUfEyBbcCYCiBwdDC02fPdLU444lo6fEWCKq0ENQHBo9VAcDuxG6QiSaNExBYHSm+M1ikj0WB9a6vvSQ",
-	"9COzPeH4eHN7cntxc3txetOzvdRHzej9yeWdHiRYxl2HbPOJkiwdWxd2okiHC2LdReB52emRa70UcK4b",
-	"w1UwxFc7qs/DevfZAjAjmk+miuTzYz0dEN0Q3Zz+dH529+78ujejXz4bTJ/PYI2PjMdMz7SZPjOXcEl/",
-	"c8iWAoQa9d0+lIwzxohMheoVawggQEgQukN9PXKMvVqSWKA3CQpAkDM4xINOyomlCYRRKMFGwGoBcooy",
-	"TiCAHIWiEoZW3bp3MCxDK9ZRiJVFcMM31cGjDeaLXwwBQxQ3kLjrTEgGpPNe8JgudzQDf0U6Nzn85cFF",
-	"IUXHJqDb8rUtkZ/CLSG59CwcWwui1iAQLNIY/+VGjmn2ZZTmMnlc6QACUgZ055xXeQhUChgyqAb8yAiU",
-	"AtF0cGQIyZGxrNDxPGOPibAlKPTBOklTMhEGLEc+JPP5rwU2tjt4dciGh6+7r/b6e93BgL3qvh6NX3Xp",
-	"Yb9/SOO9eEg3shysAG9EMBXXA8w7p14It8+iqhqgl7bk1U7Q5N14nkeG3e6dshy9Rj0bfqANoOTCcueE",
-	"OyZetWN7+A5r0dEa/fDNzjCtl2pSbN20XpdwXmdJzBPNIe9uT6sBFF7awN6bN2t71AatxVtm2BiFjagN",
-	"wgA6G4SBZX9BGKDYKFuBvdub6ys+NbhkLbOCZjZDYIL+5l9dMMrqFi0IiVtX620v1Ft1RLmmV3Xrhmn5",
-	"LLYtZ4UhUQXcGRkuTQ2mDPLX43K1PGsGXIinlcyzn/n8m3Er14N2tlXiV3CcL3hWWDLH6wd2aq4ctsHJ",
-	"pH0dHdJd0wlK5ikkwji9AGumWV3CdX0lxKiHIWpH6mPIkgLRqHX2LtYsXx2y9fkWsGWCTtIFXUoIrifC",
-	"oeJuIDpbtttF7IPxrQJOvWFZwmQLnP37NUYxvauG+eiBqWPfYmSrpePhw3oE4LmGID9rAfPWtt87ONgI",
-	"SwisZaUXDzd7rwLx0u9t9r1fx2xqsJ/plyB009GyVlWcwJZYFg8r0K5TGfWnKFHN2WI90uzjio+Vqswh",
-	"/CTQe8Whu96bix9ZNfB1cJEuDrbAiiwwCyWxH8PgN5GrqQF4LMUidvb7fbCbilwRiB+nBS6i8VlDMPP+",
-	"P5EomaxnNmJp044/npBE6Iy6tWnxUUiiGf1yw3j8jirGR0t99P7N4SshckkkXMkrlt2wkY9lOeg/FatS",
-	"GE5Ykr5iYQ0frgZgpv5BgSt9leJvjl1ZUJ6DMvNfa9Zw/nHwKltKRJnqhA0MbKc1PGdN8NT31byFA5st",
-	"e9tcItGb187HG/np4wfx6eNd/unjrfr08afpp79+vOR48TpruKgvXCSfPr4d4+/p6NPHE1pc189c8k9/",
-	"/XgW4wX9iat58ZB+4afpp4/nDL6w8y9boh2vPGH5ImqLkAlP/JZMCjEYYUF95y5/VpViLNzVWlzFc0Gx",
-	"N8dVvC11KjTpmUWchd+vp8dbbDiGep/FZLMu22q9WpB4DqpUTEp9NT6ll6mYvPyq36l1upoDuNc13+m6",
-	"gp/NuYAtwSGGlLAwmxH029mufH7cRkftKa6GR25WjMFZLZKV++KZSjOY1q7ZSGTx99VmKDfVhFLEJolU",
-	"EEBjrXnkBJIj5l5dt44NaYN5xvQJjOVOOJF0zMhMxGwHskEikwdgjO3zTCgxEmkEYWIhsTHnn+ciUxGa",
-	"pi38ci49hP5jrTtZT515OpGEmkNkKVav4cCFnWgYMt6oxuxpWa5leEyqQZoAkzcVstFbWOnhrxlw2BA2",
-	"t1VwXENeb/MegKmENWsYjrnjCrkaFejk6qLurG620VLZ5H7+ZbqsLokmM1fgIbR5mMY0jyAAkZ9ShNWD",
-	"MRkpwnROKKcFvA/yDbRkns2VSVjCsJFOqYRqYYKmfqoQnPAz+55JBI0gcjAKCUZ3YXMujxbLZSnPrL3I",
-	"hGKoJ8csy4z3jpKrpZoKXhyLovdCS8dLod6KnMfnegz63ACeLeyBnyIVksUUHHYbJkfB0JozwkwEKsVz",
-	"h5kSRGspdvySKdLxHbD2Ac3JUqYf0aMuUmTNCpjpco9jpZ1q7kfgzxjjsVkmffykRZvH5YMkTigBGCr9",
-	"9BFpmMIjcik0m7Jmw5i8mGTz0YsViTSr9nQb1k1IkrHWEEsetqcAszxvRQ0Iuh7qyQgJhFubf58KfZq6",
-	"sQlRfpB1SM48vRdkKxZjLHA2HhJesSEW39lS7bQMu85TK8vhsSc3RytFX4shRasQkHQtxiUEE1uL/IhQ",
-	"0mSS0cSPgk5/0uZDNqLKFI+iEmogRayFY5jjRhuLPDP4XDvHhFZSwYdCTfUcFzHRm9g2SkakdZHRzZA4",
-	"UK62TF7NephNc6aFCuH49pHPSlwCWI3fFrwDMkAd79DT5TMPxzTcHZ8VSsAu6HlKxJERFA6oFBNCwWVb",
-	"kR72UdtJi2Aao6tXSbIQ2cPRWtYoMt3/icMLgJuGfZdSWzsmvuTm/eXtdU+mjM0/uxAN6xXcsSxfc2Yh",
-	"Hiw+BYDemFfnEC2RzJjIgcTKR+UXmwkG0oFkVSW8okoQtACgPxBUkygyohx4d87XpBYDChqLyaox7qzK",
-	"ye15otybcptrjGvlEghR+OoRiPGYdAZEErBvg81RkAGZJXyH5DzVxGZ6Y17+bD4D+sSM8lzPvtYk8KkZ",
-	"/fLZ6A0yckELYAYgmViYDjmsIAA4k0qrqGbhcq6StEqGLnLE2vpKOD84/5q9GToOwsCnVX2qhcYrOEDu",
-	"vZpAK23j1uyY0m72tbGmZG2T8dGQrOKA3rwRr05gKeXJeF5MawpMIXIktO0nfJTmcTl/eotJC4PN5m1V",
-	"Xso2InnbtJQbpk607n9qS7JuVKn1J7HQh4slkUx1KZwd3N4GVV2fiUd6S2sGWkIn3gxpwDvGb3pqxq42",
-	"S2ccY0tIoun4FkdmbO66VonZpZoqoZpgNdy0eZMFh4+GKnTA8CVTBKY3LOrdtgA6fF8CBnY4LCZj1Tx6",
-	"KRn1Iz51CQC+JPCqClbHaapgg0VlIkQcFqNuOGojZPuKLJ0X0mENxxUzjD4m7b+cN5fGbA+ZYlwBmlES",
-	"YxwdnA2t1T22eUeJquTENCxInc6/N4nF+gllxe0yFlCHezDoHTR5WMzbbX77ovHElX9Fd5NjtwufOkmH",
-	"FpB3wyWJLn+6Pv+3ilVvv787GGw6KVK0FrZwRPVC2sz+cS5pJaYZcUVYDK6+H2hMjKZ5RL7eW6ZxHxyR",
-	"+4CloP+T/hHqxcXmtKCBJh8Rp+8++NZsa9BE0RoxWJgRZjR7wDryQ4YALoVM3gAIAnfgOhblecmf08We",
-	"xIFPO6HZjmFjypJbR6/bbp5WsReMXTKh9lsEL/0C5UibJJIpZAwTfezO+FESS4zMNtV5OQuNDmnK61Yd",
-	"DmUZ0c5vG01ipUz6xlz6+ozoA+6JZXkbc8I2/rcqr7xF0DuoIT/hkSR8Ahk8R6S90mfxdEdOEfMdgFP0",
-	"BNO0cEhiW9gQ1DTX7+w8c36hLceOk/apbaqfy6au23qWcsellprCM8Bj6RnTndLvtOnIhbiZM0BEYPdU",
-	"DOhh3QJetZ+HvoEdK9ya6rhaN0GLe6PiLafGU/58ZnM/I77pvL25VR1IQq7YSEZJcx0xtF+qZbeWGnAT",
-	"N2iKDUb9ldYTD3BgOzP7EwoGP8k0v9XKtFnuqzS7Jvq/MYB8m9LcVRvsqjlqgih/mgXVvd1srPwuK6Uj",
-	"bL+kcHVWG1mO5eZN/Ab4KMtCQodSpLliPhheQ17JKsAqKGaPxAON4m8l/r6GvtdELQ+swb7ww93bt+fX",
-	"52chObu4OT25PtP/RNjA0CH2heTu8ub88hZ+L+1d35fddmrpZD4I307o1ziJmXfb8guw3UZQVmpUYttY",
-	"aap7Ac9FleGbfjZmV7ZHEMJMfjcEYYUq9SxXS5ysCDC0ZCR/SqQylRMr+pSxza2v8qpPYAmTpNOcYVYZ",
-	"6QYF55sdINjfhmM7jsB2IzRZqJiXt7EcMK1gYPA6rcDNTalnqyf6mqqmiiSZvdwWvrim4l0Rq1uRASwj",
-	"c5YlAo6Is4TnikncPPqT+iLuaIANwPtQmCtR6L2xHcd+Nwyt/r1C1YSc8fkTu+AdlN0OO/oaDLAe10Fw",
-	"dPCm97pBI69mnkLHGxelBKpQ190bI7QRruAJMdqDJ0Vodzd5rWpt2zCu+pbKhjCnD5wR9oWN8sIkVNTV",
-	"N96ZHokYj28xa1LrmOxLok4BWJFCfbmyX74ZGsy0sNUp2X6n3u1+kbJqXUiQTsBiFodk4EwixgbfifDc",
-	"GxFJl5Ispsud43K/SzWyYZRjLRtOKR+xFDR0GDmkkmX5XOkrkJnamqPVyOe67urrJo7XZu6CniUx6YDj",
-	"htv0dj7pyqVUbOYmIYl3jonMs8fkkbWkWAaH41d0lx4Ouq/j/rC7Pzrc676J37DuwTB+RV+Nd1l/NPi+",
-	"rEJX4h0DpK3cLmWdmTAEE0VUOV2uSCJsm6IVU1KBYDbJzUdeZrEXa2MfMq8DVDcaIGBUJs/AyzC1L0zt",
-	"OUuPdl7Jrdnf3d99UlrhxkmTQzZNDLRHPVRyRcrk6nAcGHPhgVxQSUZ2Sxwb3w8EBSySajxsS2ZQprZm",
-	"A+CSWvsGlQ838ODmWYfYsN8tz0A2b4n10x9ybGHzEFg3bTZitJp99VzbsjHaUnfa64KfTLZZ1uaq7Crd",
-	"eLOZBnbYxjYakFDrtDBssq0bN6oR/D+6Ni7tYxKdmlCDiHQwvmhoOcLOcYnhd9Q0g3o4JkxP3y7x/47e",
-	"DsZ5WIdQsDGUOR/pI226LBXAu3Y+R9sf/U9HVmHgfansrfSer639FmBJaZqsBUuKMFOjjpYEFnNZQfxz",
-	"tyXaIAEBcE4zCYx1RhKOdYOSjKSUT3I6gdgEqlgXOgZggZ0fBYlYPGEIPtgDrSO0MXKRflrhJYCShAGS",
-	"6IwqtiFk06+A17TXjNd0m9HRQ8In54+NiPG3WgC6E+pc/2j2jSRX4KZrtaMA7vxV7c0xm2dsRBWLV9CR",
-	"yx9nj6A9UUmK93xDkyvTVBMLfobE9thYLdklmmZakg889cOpAK5eMQSyjKbWf6b0olVNYuugsJld4ZXc",
-	"zScHWyxwg5yYhD+KtArvt3IdZZtx2o+a32jgbZbL53NfWW8VTmHoYTrDgnqWMn+zNlFqo0iozXldNBgj",
-	"D5qHoHJD2YS/E5II4Wgj0qltU0TM1c+cTzDqveMqQDSbqUpiAD8ehIEDvMVmKgAL9qlWHtMifvXdzcVv",
-	"iV+tlcPQdtOkY2nA54FVzaGtBo32zXCX7Y8GtHsQH467++wV7b4evhl1+/GA7Y736P7wYPR8oKpeN56e",
-	"67NhlzfL9akyNuzhi2dO8tnvYrtbZfaYaFI7aeaMt0WuTYvifSdZ1mQAzyXLTEC4KRBVBM/aeNEG2Qka",
-	"8HumpiJetzNO/GdX1di+mSZjZY6iTYUq4XiRXtY8RKvLW4aAp9YaGCJSRjoDYmDmdg3Q3J6BmtsvwOZC",
-	"cmC9QuV13wrkTjd/0Q6St7l5VzdUnwqxaZVP0w+vHTdPYXl1vVlfj5OnqQyjp7euCcrZAia/jdg+zxy1",
-	"uRqdAeVVEz7GpMGmliwD4Cq9kxN+TCLKl0YKAZ2LzC9hpqXQfAFZ5/oqRrGmMZ1b9MYkAwCapY2W9vdM",
-	"SSxhp+YLPXe6qSAMdDtlqYQPNWiRT94cz1AI74jQIh+biFyBYefk5vTiAoqqSbJLlCD72AxYd8ZsgYDK",
-	"cEoZF8X0IDN9q4p6KSQeN9XN+zVqB5bK6W7HTBy6jyHD3fDvhLM0GxX39Jod7pOUKUyzj5NJovTJtaep",
-	"/TOSejc6thn2GZvQLIZobzGGZG2TV19aFI8W/Wz4k+6faPcv/e6b3ufup6974eH+t3/ZiB1ZI9OqOoWa",
-	"vzRra7qFzY0lIA3XKWnY5Kcmp4lkozxL1PJGt2fURfHA+EneVE0MTw7SVHKF2oSZmJXyZlIBsBN6Ibyr",
-	"XmEcfWgf0gwUYSpJ9AOjGcsIul+hUXS7GqtDpF+Fy5Epmwjpn5C1wGLAYOGEpgmVx3jghAIGun2TKRhi",
-	"EyJL/mLK4y0SLhHOBG8VFXt+31I1j1CLjeyloeEE0JEt7gisQU91BFtGK2HJZGpwKB2yOdfsOk441fzX",
-	"h6kJMdUE9BX9xmJKlUH+lHCCB8gQiQiy0gJ+GEvmUSnNuVD+wiIN3OhhugOAFE9Nanhk8n3M5DhciY7K",
-	"cgBq1F/dCa0UsuEOYSGaoEmRMgzQ19vRViaMXnq8cpElwGttRIr92wbqm65hmiUUobNznHBje5+BA3+/",
-	"P3DLAJGB+7ZEHUVmBU4FLTC5UDtIRiumhnR8SjW4KWFTMli1YveOndXQTqnD1W6bVfCUaUbaBZiWAo1T",
-	"d7xHzuloWqAWv5AkshvU+awwuIZiIH+VGk00FHOxwZagzdQlCteIRF+/RWTIQCxGbsdHOz1yaruq190U",
-	"h9WUizvdrWzoi0G928sDhtENESADYozyDI5yDgXFbFGh2MjsYzUVktmZShggCYELX3Me3PrWgn8UlLZ0",
-	"wZXpPPkD0wzwm34Pi/6UWdjvfgcY2b/7HbARTVtxrnk5TYm+AcLMVekkN74JwEVEYiWCe+5n0xY5UCld",
-	"sswEZUvUJuZ6xbAgRQMIk24KnVBjkS1oFuNL+VyqjNGZJuBEAuwuUA4k6pesrkcY4Y04M+E9r/AVB6Bc",
-	"lJ4My7AzpsRqWJTRcEO750WUQ2jsicqYCEK7rRxXwvKIICBk757f8xrED5CnLLyXiHwtRcpCQskwEwvN",
-	"UkzNGdDGcOzhPaeKfMT9aN741Cn9uYOze5UJrWGzXJIZU1kyAnBo7wBsrkbQwf/yX8gvSQZxco9aEAgu",
-	"73mXnMOmHIp4GWL6uHTpRqGmHAg770R0Pk+N7Hj5H1Jwmw6lyf+eE8K+aDkFAOTUFHf3NHXdfoJabIMI",
-	"pTzWTawQo2i50w1fnb8nin1RpONXE94BwtSN2InQX6pPBOl4cwbNoFa649jZkI4e8rluaZykrNoO3n35",
-	"FX8/J/G3l5qhp4LGUWWSJn9J5tFO09hMI/m86TUxUkx1cT9EOz29QidOJNtEWayWTM3iGOuzJNGp4Ipx",
-	"1b1dzllEEglfrq0cZiFKEw8Qlssy6y1aeelLd7FYdPVEdfMsNRWlo2LGdKfA7SFdlzpapkNDozxLSdc8",
-	"XiZ6CFtD/z3Ul4eGEIjA5myiN8UMZL/fj0JDaPhcU0npAg+0RIBF2VfdlkFbwPpU0jhpNGl5r/TICTfO",
-	"XpDkepuCywZhV3QzTn5ZoQwN2lWK9gcHEazgDzhueUQACrorsmSScNMnEJRpKhZ+CRh8wiYCkgQ+59VB",
-	"xuc/4FMR6YzEbEa7ks1pZkDVe5MevGOrKExniSugMBIzpILod5EZztJ4t0PiqYOhQRjTDXHB2Y6eE7kA",
-	"pixQHcV+uwFl2ZJEaD7qnqL60z3RD3Wxr5FuCpJBv8y1EIz+vWuSYroXNubEr757DAU52DgFiOBO9OHq",
-	"9uLD5U0EEw7jM+3iq5Uv26bRLhLt4PzW+20IbLe/H5lqqo1DwGakUZnnVE1fAOfVF3dCaKLxvZ9ApMvm",
-	"Pr6nX7onExYd284BO0Wys91D7I/9/l7UI6dGUQbYdoIeRsI1KzNcAijuBh3eHoBMtNvvRzU6DQ0UUcH0",
-	"tV6kydJOsE3eh4LBSmjlzBZMjqppTL1e7z74FmEJCoS10kx8nIDE1K0ZcaeVXgm9ht6eo9zRO6HWJh6X",
-	"BMdEJWaKudr8PjEemzw46CUeqKAPhvH63e8hDyEzmmpuhiEeCX+kKaSYzXNFOkMaw+yEZJEJ3exyzmBp",
-	"Z4mUoB0mLI1Dh0nIeD6zMJkiV10x7mZ6gQhGr8EhYJwmI8jP+3POMlhevU1nTGs3O8e6U4PIte91aZQx",
-	"mD+a4ilIK6/HSAewjTwZWaTvG9KG5/Yj18+MSZFnIwbXDyIzOiReIDhOKDFomFRNSQcphZMIaNgeSY/B",
-	"BfSFxfiUZBPIW0MOjrsIA7sjrZdH5lBh1LKX9pbmPODemlMeWeZmBL/Wu156N61lG2WeAa+x0wf2LC2f",
-	"dQstH8OtcxDhTL+J3IoUh9lRnmUwDEUVO0ZhM9iLynJX6F4MyPvkB9IpQtIs74++dGf0S1c/2QVTW0Qg",
-	"b8OUzUZjHXRhcKBXRebzuciwAhF+xMgY/XWMDPDFiT7jjYSJZoDEsZKsx2pOdTkOQttIbPj47htEMzX7",
-	"0IT3k1QACiecM8dGuNERxK2aVCoTEwUamzTUUeHUcC/0RahuBq6i7m2tuHjW1/050NsRSjDmCWcEhA7p",
-	"QEXGZEQMHwhJzBRNUldGDzTrzDSOzQwi4q8JwreYM9kYz84KY/0TVyPZqRm6JSg0jYAWqoiuE7xSxtoc",
-	"TZPRFL+7F3mIELqdEiiEPmINdR+0khiSOJEPZIxlV6jWLYruOnHmT+kRyfRfJKWKZcAoAV4fSEkeFaaa",
-	"F9LsTpMuSrMseURSSTgZ9Il0ytpiKlJYFvNqaLQVp/Gbl/b6RB4D8Rpeb/NQMYQUHtLN7JJZ4iIDTSc0",
-	"j3hgc9Wlqe7GSHCOuZQkiVNUn/C1RJJRKiSLQVM5sUSJCwW2awP+oR+SNsnHNNYrDi8G84CB/pHgmaui",
-	"WBTcCz/S1fsvTRgq5+VnE0nYaCo0T6Wjh7CI97MlMVzF0B4A5kAHJ7D6f86FYiRRbrEwPggk293tqcN3",
-	"aApAcsJ5nKH15YjI5ItuFY2/pBO1VxTTuk1hfMP1rhxhgbFMM8bWtmcag6N2aKJGLWQdno91W1PMJYCh",
-	"XkHV9iMSAW1GzuLgKr9CuinpGL2S7PZ3QhLJh2QeeQ/qVvu9XuFRK17o7/SIia2wajPCuVAb5MVjsQBD",
-	"F6MxVHqHWK8I1TITlo+SZyryDJJujcUIQIRN1RMtJUZiNkwgxk0fIrBliRxFN2Y+hRwQx/sSh4IqtWvK",
-	"s1nhO6GRRX08FZy4kCVrTijwHc2xIBsmKqPZEn0/IaFEplROPWXtgmOvQBxDWR8wN7FspKncsH5oHuve",
-	"xl7xhBE7MkQS0ZdDe2DEfHBZFsj0X3ffDiNrFokO+v8a1Z456P/rrjnw3Gp9FOX2VKQx7t3Lu3eeq6pz",
-	"918hBZlE/6qFAODLYAhChnoSrty9VunMA1oc7hzZ5zwlgOIbxSXLkRyHBRUHzjkWugVC/wsB20FXAdoC",
-	"7fTuYL4nEgNo4d5BVHDCElDT9T5gpHMlpJpk7Oa/v7OwQQ+MzeE9DsaGHWuH+bFSclii+QjsxXQE2v4i",
-	"S5TyqhhLJUYPRRVjSTpizjidJ1137YW85/9GHyms9rXm1/acjfjLaspmO0bQ2Ttw5sCCxTC+I716tXqb",
-	"oPMeFbWjCkOXgbG2SGlyzlLAIOqgtl84DaM4kfOULsF/h4dOe+lSX9nxAdeM/oPUaPMqI5c7TH3cbBJZ",
-	"3Gzc3Q442xiFTKFoaEvBSUdzca0YOaHoC/gCgRq70om+dMHpwiwvqUFpGzPNWwA0a8P80Z2+D6hF768X",
-	"vr4PQPOAfoItVh/9EQBjbVZ0ORNaUzaKjXIe9g6c3aQwalSS+QM3fhWRKYk1ta1BrVJVu1Ow65BEPE9T",
-	"O+3ejGO8UFJUDQC+CVZvgy9vdph5D+bvFFMwZUgACEaGRCZ/MawxiQ1E5Yhy0CPJ7v/+f/73/4snRjTh",
-	"HRHIJ4xAfTcICga9D6XQFKoYRMY9G5EhS8UC28EjM6ZZU0UmGYgSp1dI0kGzMx6hkGWHDbUXrO4unb0Y",
-	"/9yBjhpyAbhtODfako1wirGaCWxQUEktJn5JZ3U7zlASjTVPBw3xuL6qwK80IRUlUCWe8lAC+ccYqv8n",
-	"+HImcgky1sRizOgDa3aygINFf+E+4AKPp5qKo6/fop0Gl4vDEXWenmPYizDnYBHAA7v1N8JZlnTMscI/",
-	"7Ybl6Cdznij6Yw79KIrqlugaBGLJ2ozWe33YcvZM3WYn+nof+Geb4Ihcnb//Zg3hpdPX1fl7ZDFoXIRN",
-	"7fOEFzK0pj1UVKxkOCl5aQuH4z0/WeOH7oCHEkLk/MOWOQndvrsx9HXP/Qiale5r0ileK8XdoPeNK0MW",
-	"97zqeEZ1e0P393HJ9e35vO+55/RGHtfg4G52hgOqs3HgM65JS3CtpotcheZIW5hT40Sag8VFnLI7ybIb",
-	"fDWyCZ14dLHq6D0/1Aqs4FUahGvgmcW/0QvO0Xtsq7HDWqNTvjDoltY9Ir8n0cYe+nv+DC76e2488Oid",
-	"38onb8x5phf3vOzFhqOIsRqjqctzaZfd+UazR7F8z1tcy55DXu+hmsPeyXWzc/AhdMJbg2nh3jWo3dVA",
-	"p6TBgX/Pmzz4x4as3GfFgndt7V1HBmgwheErIe55B6pmoiMCB6CEXj8i+I4N2ZhRHmvFbmlLs4InXC+P",
-	"0bvnCZ9E97yDKZ0RmP6uAMkywbJT+pTlcwn3Z4Xj2RmvkLNbWLRHIpF1YBTgCnCWSqjsOYcqPM49j4NN",
-	"zNacgcy858Z9I7jxggMWLKy79fIlEw7Q4apH3mv6GbUZvO+5M2IUJy2zKD2idzKeDRNJZozKHHtnLRyU",
-	"KMZdxPM9N3iisDn/Sq4hFCyJd8hfyTXunL/e8792u134v34EXNSkM9CPwPKgoRnuwYJ2diu3nOuqheJJ",
-	"K8E3hqQUkSjPQd2uE6mYHBM0GdO0LlBwgFDLubPnBkh+PL+146u51knHPyf+5//8X1ZRLEZQ/joXtlOW",
-	"XPzuhFjd2vYH4hBxB0LXilrTnX3dP92z6vfD0g5yfxUGDv3Q8erv2OnrHOivaAkH/BZd8+1zq1/W0nxk",
-	"SzagqqU5tKa5Aq5Wb2afce5F1TiDF7IW8i6XMhWTCCT02HBpJFS/V4YxCp4uHVySK+5jnZKhOcA7pfAI",
-	"ewHtFsW90dHiRUaWebwRCr17HoRBmowYlxDvaKJbTuZ0NGXd3V4/CLFavCv7vlgsehRuQ8F38658+e7i",
-	"9Pzy5hze+VZAOUCwC/nP//l/EcheOqOK2hQmcnJ1EXil4IPdXh9fNmfo4CjY6/V7exgXOYXgQEMxeu5e",
-	"5iYSfy6agLVPjQeNmm0P62iEr0XgNTGoJrbJWRQx7sASCbm7uT45MyEugPjYIyeweBBk1Nnv7wFetqfp",
-	"pXqPLTWXzSULAVYacM5GVLJuwiXjMlHJI9MLDbWx3oBH1dJ0uU4ZxvUWJbTc2eAiDo4CdBTeYZ12w3l/",
-	"EPHS1CdTJiWsGm5ga2wioOy6CE8Tif6tHNhpSlW585huabfff9Yv4zebS/lgkPu3MNjHjza15Tr38gca",
-	"F0DkwX5/sP6VO24VWxbjS3vrX3orsmESx4zjG2/Wv3FqPF/wwmCDT1zRZSpofCvEO5pNIIPvYJMpgGRe",
-	"TlNw7OJbG3zNAFPdFS4UjNxFIBO308wOCMJA0YkMjj5CjLEMPn0Lg3netEGNBlGx9YQE0xSMFzT0BJ5W",
-	"kkVRmN9tOEQW1X/qzXxswzCNtgT1GOzzL2QRH0Z+8Xb46U/rdrj12cJn9/v7x0QVuxS5OXzWRYtEcDHC",
-	"F9r2LzyDuWq/4iaG0ej28Utakb2I/572M8axxv8Ye3p//Ru25sc/6p6+M9HaRnh6YL8iXu40bPJvYU02",
-	"v/xqtuS3l3DINhkVxb98IjiD68VGdfVs0HpmN21YE81n79Zt3Npe1MMZ7Fh3wJChDYDFmDFT3+n1XYsv",
-	"mA1bhI20YrIXj8Au0Hvv05N2modP5bIeYQ3IrhtFCVbDQCau353vTXNtG1R/A9Ps4Sv/p23S33KzIe23",
-	"C9DK3nLbCpTfvAV6wUDm+onD6By1ctLf0UfuPL+VJN5U1B7bHQuC9jcTrj8sISvzO/brry6Z/ymT/ymT",
-	"N5LJW7CJDaSvzzCis/N357fnZK04j46MMNhOaoPM3khOP4uA/v5N/08h/U8hXRHSpCOnIlMQ8rJaGy6w",
-	"kZp33kWWMTCBDdMlZvGZ7VS314qxsepiuA/Et8QF4heYLk1dqAJkGKIOEwgqphw9EjOABaPLHSgjPUzF",
-	"6EFiAAJkl00ERGMcF1o2oB/7WjbpRJlYyGvoLmT645+KJpzFmF9DaBzLAsXZGsERSbkIWuuRu7m954F4",
-	"UfkAYXFQwJ50Bv1+2O/3GyZluCx8cIlyltndft8LJIYOQBkxF4uFUx0fEzoUj4wkKiy/vkuoecVlrDJp",
-	"EcQI9dFhHM5kTCKAOHS9i1rQWY6IAV4LsViXBVPDLrMvicGK7oOfeFC4zgAV8Jg4hLZmvDeJ+MOhK8lv",
-	"cLJhxIA1QAEwd6npwlze6ZFzjJvSrRQWcDKBwnNUX3VWcKiQRp3rlExpOtbv1fkwzMdJmlq07uBX1GWu",
-	"9LfiVoshRP7rTVSdEeCSu/3d5+2IRR5q6Y6bO0R6lXWS6v0NOfFvwFhNtAlIYy/l/+Onb+FXLXcLzgvT",
-	"SdDJWtn+Hus9Y48s1cQHFscJayxZovKMyxIXxYp9NbZi6zpapzywkJBITA4YLivIdmWiTxOpTizG/neR",
-	"+0YYDPAprNJWR2JoJD4sAOAPBwfyT4IDgnsHrk+7gJbAzIpWhbvLitE9W0V2oZdtv4r2kG0XMJa2br5I",
-	"Y2ZcsgZl3ryxNVnemh7/DcnTfrIN475GpoAIDrqGS17/J3369GmJhOhpreiGG1DtV00j355PMxWcrddL",
-	"v0fhhMYLVfM5NM8T7k6S2PUJ4JVHX+9Rb4nvgyPS/xaRDoiDopCdEgIjbfA1raOCii2yUrVLyjdVa30l",
-	"VkIAcoIYGnVFs35Ch4kxhrshg8O2qXDnqbFtqpl++Z/K2VOVs7/Xk/U/gj5nds8L+VxqnSMdvwgLJqZM",
-	"GOnYLKgi28kmO5ni6X7Kkpeq1JKnZAxdXmJRziEzb6J5w2l7ttL3pirt9/vAezBNwTRmONfHT9FxgeZs",
-	"X68zbGhmH6KMPAggRuMSK6/zjAlTVY6xnWHtnR5uazFi78Gbh2S+0XO4TJs8+h6XcZNHf9KLvMmDV2at",
-	"nmoq3FKXai0s3MzHCpWyXJfon1bBvxmz+5H9f+y9+3LbSJY3+CoZit0w2QtTsix3d5HR8YVKll3almWN",
-	"Ll3TW+U1UkSKxAhEspGgZLanIuavfYB9iHmweZIv8lwyEyBAUdbFdjUnpss2CWYm8nLyXH+/MhR1DRLO",
-	"aWh3PUtk9yVq47cPjdrdphvG6pYJG7xXal5l9sQy2FJkShpIEhdQK5MOGWfBCj9CVowE1fOgOoZ0QFiq",
-	"32jGY6G895RVXuIzPeVeJ0ZHlB2zHcaVmg+wQJDlXWVgWLOZqcsSCumhDgaV01zDW44lFJ91e+IMqptz",
-	"Xa9bNA2qIkrQntitzBh5Ad1AfQSD6koYsjte9qIx1nhTK7arsSpUuzQmTqmN+2ygR1T9SGjxKFtkFb4t",
-	"pEBfqTlas8HUroXWEwotXKrUqGahwPJsZTNzZR9Jg+vDSaBnTS6QuigJrDKWBjWlp/0YsY/iWz1H1UG2",
-	"HCPnElgfmK93y7tFWP2EOOF/+2Ud6nI1Z6GLFFFBM9GE+eP7OzWHHBksP2Ln4IpCff7uJ2gBKpDGOUpd",
-	"1W4XTCe+5kHWFfaTJzC0oB7W9hiyGzUoD6mB8FwnLcWNnmWJGOosSxPlY53gLnuG6EZBY+gYa8uTqpl1",
-	"RE55DzF4u+FEXQFaarQ2G5/EbIR1XdV2ROV5bTl+1TslwAdYlOVfcLlsGlUQznvjHfO20LMpamE1I2qx",
-	"e2RSu5gNr1TpvsdrQnSoyM3eASAycyjRGNnmSRYVpPEtNRmngGRse6huxIHIdf68wc7DMtWkV7tJKBJA",
-	"gx344AlJ9WJGqLKVjAmIXGCBa4fh6bAbYFYIjcInvS1uk9+nuMhr+f0E8jtaYJeHPQYoKY5tFtbDYYmD",
-	"d8FDicOh2AgzAD0tC2ldASeK/4TUsI1oA3SwgF/BcUM8yeWCu+0LA7tNh3t9yzy15UIGCyzkQ100q7ke",
-	"b/EYXq54FbW7FisuhNuvjTu4AMl8sd03Ox6jWz0ONc/Ykwnsb8XbNw98fcHNu/b3fTV/351O/ixJy1sP",
-	"uM/isMKl6ruwvYE3Qjoh1OCX6PZEDOBjkONGuhxn8eFVMpHlcMzlQkiGSYhe/zEzjO0xUpVDHCNuGLox",
-	"jG0NaE7abGTInrLvso+v8gShz/rFmc3dPJK9n5oQ/axNw8BHNlYtMoC3PMXf/Lb6OGgGRef0fG9v//Q0",
-	"Em92Dw7PT/Yj8fPuydHB0Vs70wdHb96fvNs9O3h/NFjAQ+i2vgE1XnkHz6B1KdNsVqgaqe8vp+bDL+ez",
-	"D7/sDfF/++oDfHZqPvznL28uP/yyKz/8cpB++OUwwwdPCnjoP3/5+Qa/tB8c5fiQ/fPt6MN/un/YFt5r",
-	"fOjdBH9wVuLD9vOj/EO3ibHrUX3Edu2A2KtB8O7iYdOX1UO5zmW5b6poOJuhyAQBCYHdRoiSE5kaxEUO",
-	"Fvx5oi7TXCVh+tugmuKPkIh1ty/k3RHSJZ/FNBez6RRKqUxV+gViA/iR3C+W4ow4ATh/LKAC18HXwRwJ",
-	"XrBNc8H0RlgXhLiCYK1bi29dcfl+Ch9XP4W7SQKnyJ+YhlNY1Vs2Mz2ym/9W/QXVjPC4VHtCEgBZVHbD",
-	"REks72GEziLx8MdxcMHGBITbX0SofWYY0rSsFfmge3+JinKoR9YseNSEzmpHbYclgGZdp2/X07cX4Wtv",
-	"37ZOE1olkg4wfvQLMu2r6jiHjdJCpHmiPkVsb0M2LpSD0Z4zIRmamBnFQGYTp/CJLafyiRde6duOQqVP",
-	"7HSXbNxTN9ZH37pBV22b1z2x3rotWzdcriUb16NatuO11RGByUeo07zkjHYoRDQNMLs9sVv5baZHQEsC",
-	"1eWuEOHs8FSMZZ6Ysbzyvlk5qZBhEFCtSkRais5PZ2fHp8wAsQi5y+CY0wKKI6baMLgt1exMi/TaDuhK",
-	"zQEiPxxkasR0dpGlQwCatqbwRBUqm4cYvkTjhs0zfjIEix3/zIViijCKuRzvv8OXkyW93cK4B0h0Aufb",
-	"Po6cU4TEv8g024w3LDoAqyzsHHlsfnJ6vegtQDwzVwlik+b6hnjMHOvNIsjyhRImHeXeQRS2RwetnAcY",
-	"YBXk3j3/MIDZRwR2DjDQaQYrECPwMbBuJmmB2MebthuziV/ZxvHjHtKZd1J7+CYqSSVDH9Ab0N4xzAuE",
-	"Nb3wwFimeZfT+pDTYKgnE4K2J0Bqj2gGLHcBwxfOKW9EAhUQBit4b8Zz0cl1yzJFzOFHIP5jmUO1c66J",
-	"H4qnEf0lfr7DhxDbIa4QyMeO5t028c59xqim3Qrqw+H7t28OBzyWME3DLgcxK3fi5/b/ftx/e3Ak9vZP",
-	"zg7eHOztnu3DpwifubO1hX4j0rVwnyOdRV4lF7Qz1pHEqeVZu4iRF3gFQzjxRizxXzeWjOh//uu/f934",
-	"DfaVLD3/TJVIUejCqYF1/e5SFxMH9blImpiWRmWXA4LqVVROZM90A9RNKGQfxzYLztOhFbtwefhB36EE",
-	"R02Ctuz1+5gmHYz1RJlZ1ugUOdSjEdRaPa3h9oVm2M72CoCSZ1q/k/mcxmi+ulZRVSH0yB6H1jt1GZoG",
-	"crSupPrio6AFNMt4fCCOvswlXeEpAjUDgbMpNuVYPzp1F2clx8xTclBCAQ0bhdqNNKJAnIhmnIepgpSu",
-	"+ODobP/k5Pz4bP91HALr9KlubTYN+H4AKv6ZB5sdSzPG4PSiTv4jTuKiq7vBI8wTzmYCvVsnPjk/snaA",
-	"vSj23r87Pty3w4xEbE0F/Fs4/m6EzvxGtNxQb3HZe+SuanQbwxhanMZuMA0u2gfPaHhMny+u0u1OX1qh",
-	"tbu3FeMHzJsLt+lZDuEEL3HkniLqjjttrLy7mtEIi0ihgJcND2LEFDFJItFh4gb+hDQoBqWxymOaoOSk",
-	"0+UO1wDx2nUhRqoEtUgLo5QAWz8JJAuku47+mU6f2ykqlDEqEaUsQCO2AmMi8/TSCsQO6MhI4xORm4oJ",
-	"byJi17pK7bsloGbSXjaEIl/xVQGxcFGyWVTauTeYVBUQxXsOd4BC98zxAV98xOE9hL9PpypLc6D2AQ55",
-	"wJlf5IkPwf0LNdUmLXUxx5xYBPcH7lQkk38mCjXURWK6TjWkPiAVC4Qr2IwmNcA/bXI5NWNdCsRXcqkH",
-	"Iw0EroTAFC1YMDCHVg1MMyzbTiIU9PGPu3t/PT/ukVV14uCEiEAiaqnDd1nAVYb/ZwLeGGjgcWtOUAcG",
-	"83CihmOZp2bC3Pin/3aYloh75MnTAP7fMWdOCz0q5AR5YBVS3pUI/8g18vGPf93/973Ye4ecc9Sk/1Rg",
-	"bbKzyA0b8Y26A6SCuZFFYvhyVXxP89wUUPPvQsJkbPEtJO3mVNMy2PmMys5XKgKvh/dlW9SDzv+ji/Bb",
-	"qtL5KpcG4RQcvtu3CWX+TUCSX/DSLcjymlK5SbpCm2555hjUVCDohzIXY3mtogVP6nKV6pRaepI9Vc5M",
-	"m3IQvtW37uT8Qk+lWzSvAa2yHWZTa3q1uyt3kyTYB3BVJvomtz9SCcPUpibkT2TVvcOOvUjE4fLqYanK",
-	"56YslJzEkTVAJtqU4oV4m/5IVKSO5ZfEJXrqSsc/3EU9I1c3obLNo3QS2N7IKV3chNSSor0xkYkaAF0P",
-	"sv1QWc7xOTtcaXo+45+ABkpPx+wNHY7V8ArVlarW4MPUoDiAbNbJHK2dlAhWKlPKxoRXJlAfIb1/gIl/",
-	"wOFiX1/svHi5XKDjsgYCfRU3Sbgw1fOHo9nob1wAXVeDJfGk0Wt6r1Y8X9qdOMPrQPUjIPTa0Sy7dqKN",
-	"OiP9Rv/F1p9e/mnnxZ+3dxakUHDMVgXPx1+QVkmVFlab7Ylz8jqkVAi2M/CnzZRpltVVoxZU3adSh17r",
-	"XN2iC6W/W6jb70rdcti47epWC3bP+zzYsa0btTGD+qm24fItuM5Tru0FLChYthHuljaLPwQw7iXScZOV",
-	"r6UKfEU21rSv0T/TaSw6EpwhshiO02vVB7ZHcIf07NaJIxGj74KCg/APig7aBzL7RBg9tB0RoWo3Yqd3",
-	"vIe78/nr1LBlHotcTojQnPw/z7GJNKEOSln0Rv8kel7yIiV6OJtgvBpJ+cDIL7XjUE+VER1l1wmNYmBr",
-	"X34XhOpYqEW23go09V9yIO2sf4FK1Xoh2Pm2I8SAIgygYbIXd0csy1IOx3YqB9BILifqL79uLFuJXzfi",
-	"imt5YZzrG+nr3Ui0J7+GKCJ7CGzHL22/lTMNTCuv53FqDFEsEM+qCT2wbJbRsKxhJi7UpbXCZCXJAH/a",
-	"r2qR5Kot1DSTiJ8eGGPkCi0LmRuJ+TMdmWXW6KVklS7iQgVez2pby92hlYgXZEECIKNm85dyca2Jr9Cj",
-	"iXlJmR5F4Gw3ZHIygSigngc/tu9ecVQPHGcFglHCSBPyTKs8AeJzAOYcyTQPQ3Yg2wP0Sp+OPan7Zb03",
-	"FuDob1ShRCmvFEZFIR2o6sAlTzJ4FW6Aodj9MJDbC4A3V0pNTW3JKgjXWJ6spN8dSbVnyClC0FJZgucx",
-	"1274gkfiP+GCvQV8YgHZYnliMFcCfOLKODqfXJB3gLaNKG/SoeqJXe9MPjk9I9wuMtoVkr/CV3sxYvUn",
-	"djt2WvzKPogKkuFSpplKBot7jPBoA4d1CRT1eGaCndftiRN1OTOKgjI7W1tByNWvKHpkVFF3hxBCbMW/",
-	"0cEqcp1BwnCu+qEzxk6SGyvFUlxEBsY+m44KmaguBrJxCI4zCd1Q3gEjOuTq10Xg6e9SYSPYj02umYfV",
-	"Huj17qPNB3wrabLRfxkFtCsn7pzT+F5WV5wl5uocLLcbp27FjN+rzb2urdavqCOc0DKtFCVg1u+Vkk+u",
-	"1DwKmdRAUCWpmWZyTgRqjNddCYEG3OIe0v1KzXtizzGEgwdUSFEWSomOUYqxBPm3m59tD79tDsdplhQq",
-	"j7t9ERdal38pi5mKIVAchNXsN4Q572nI8RRbeyHXJDa4+WdGQMvoxjYQ/RPxW0h+A/NnN7mW+VAlxHJ+",
-	"XqYZpAjHQk40lmhOugMa0qXMzOKY6gMZy2sFwFWFysvmuIqfoNuyVWKYhn5tBvjq4teE+R2IGAfYbxwb",
-	"yXYc1kDIC6Pysi9kltkxOqkEEdvG/BTbc5MJcaF1pgDj7THzRmjK5suCQ/5t12kj90ybbzzp1dT5vfCR",
-	"JfkmntvcbVdMbQbADrj2KRbJKWvSMEzrTZGWkEgv9t4f1XnN3+cAYfPJassErRAGmlIjJqoYqaQPISbs",
-	"zUoJmSQqifwP8Rurf9I4hrPCHhLK2sI8CTfCNEftMTXMORgRAYttxSoSmOFtlXercnlBSzorz0JPvFPF",
-	"CAaQl9qng1ux5PKSod77ALM+JLpeiJYfuOeM46R7UafLj8TO1kvEnQWRCFkqwP1uZwMnS5YiSS8vrbkA",
-	"epfz1UB2ICTKzSGzDaouZwWkB9kRm6m1iTrxyf7p2cfd4wPgNqDxC/uPY5dY7fKgCdNtWuhSDUEhztIr",
-	"hXouBAsv5nZwOn+OFJr2pTZ3tl522zIdWCQ8VgYxNf91ajurvSe3FHi6PbUOkz25vKT0DV2guAnk3BJh",
-	"uaCqkSK0YoWnFTZ1JSCAJ4GvsTSDDyIDyEBWmFUhoTjpD3/4wx/ixoBFcLju5hfiHx5ZreFJVIJb1AHw",
-	"/VjhvI5+PDlUU30JlqsPTU7EU8YP8HhK9l9028JNG1afddzWF//z//3/cNWRKiEzKAyVAl3eXSjoCpx/",
-	"fTpaLlUbSr8g50QCc2OQV1K3Xj7bXn+LMSkyvYTEb7Cn0d/S2dna4ogJD955DC8KO48A6mcv59geUHv1",
-	"xvgY3p5A4gODlRMEYYAvKzZAJodXxva1042cawpy2xEt6r1VA25Sg+x0AZ4U3SGL/tEI9a69nyol5KkB",
-	"taxUOYCiwUBQocOpQ3rtxPtEg00A2LC5ovBOrsv0MlUJcv5UdKWbMTB187tVEfdr048Q+z3xMxZvVXQp",
-	"NOu8OpUrhdX3rGI0qRfGi78D2rX3loGPp58QAO5X0k9uE76YHct1hflIrcm5qTjqxatV3sfMplPwrrxT",
-	"SSrPrMn9zQN0KSq2lhnJaX0ZWn9E8vUF2pFzE63k2ELPT+ACqQ4jzRd9KDVXlujEv3yI0dwSmZKXVRxV",
-	"3xTza+Re9UpE7JxaATo26F81Yo2W64RjYVbgjkmp8wYoFu7aVmeGXN95Y7Fl4HCa7/H8fW1PTW1p1qrZ",
-	"k8NALfhIcVssUc/udwU2O4feAYQlhOHgzASnlQfl8mp1rupKW1RBZyZvNh70LMNgLrXSE7uQNIHeJH/o",
-	"KQDE9RaStmbQJ91bAaTBvhyOfRNjaVz6MxZkgvOItR9wfVMwcjgfZsr0FwYATVDiNf6cABJwcDAS9wti",
-	"EqKImsyHEBlgAM8fRCdR9kVFSmWilBVdoWH0Ege785J18zP87be4WdRFflpAKMLD7dihMkkaRc8jemuo",
-	"m90k+WouG37TFuEXbtHqJlffjSPn0WNta7VqATcM5NfC1XkfNYoP+/J0bdst+u+ha18u4oUCKioTEOap",
-	"vVwKrUvCgghE+qJPnM8COu4nEnlXAqHdJIJQ8tRFOEb9F8R3u3BC0tbKqb2npRd9bj7u7nSHazevxN02",
-	"gPH348n+7muuD5/KcuzDb0MaX1WehfG4ifx0qPKR3T7br14B5jr/+8XTAnveVRK2rP5aKXw66YLH3B2g",
-	"e7iwN1GlWMlEI11pFcNMF0yFhOaYlTB3ssawr69riwWO9WOcpW/fvU4DbTnCgbpqV2d9Zr+mj33Ke+rO",
-	"Zxa3+a1n1ur9HHuSQST7vH4GdRG4r3eWHoSDUk0e1R8BcwC9tOxhO9L1xn36jVvJMUlxGzyO/+F25Bu7",
-	"P7yvoikS9TeKBwXhKEysptpt+wLPjLB6FiKhlGWRXszsD+oBoNVjPpFwefARo9M1BWXiz149tm1EQmfJ",
-	"3zDylasb+NtvMcGxqGGhAPjPXAVxmpzjMaY9atOR7h/PjCAke5Gra1WIWQ5MxxC9sQPtNkdkKtktEJ2p",
-	"prd8SYTmsXwKsAeJiO6JfQm3Ci1KPvpdCq/fZZ7IaYvQe0bZbl9+bW/i75cY8S6KHnaIaSClBj8i5d6h",
-	"31EjOyeQw6HBSJUcKddV5GqpOKLqCJQmTnz0xG6LrBtwYw8vKgq1KCye8Cr5ympNEH6FiVirOU944k/s",
-	"jN9V0fFnHb7YBErHdmgXH0DhMEWIOE1tTDOZU946wbvKEmH+I2f/Onxpd3wMg72meZJep8lMZsAyaUTH",
-	"aCzEolNrBcjM2O8riO19lAyRON37yf4BiMGIDYMFW/RcDToufJmJTFRPAGYjZqqqfEhpK5SE0kfSS1at",
-	"4BW40Bj1M9dwrl27Adhvrqtpxbv2SCpAs0QaS8bWxKI913ZqEDxGJQ7RK5svFCsG2TJQg0DVzfpS2EWJ",
-	"RLyztRVDWi4MB5fGKlYGdbKOdLMFX5H3AipyvNeTNLFuBX4Puooq00mjS6GBOU07Tx9OlhVOaT4L6t0K",
-	"ZQW3XTwwMSmfMLVLDrk72dyKbczJdaidA59fXQPxpNwf0BkpV2g5DA4MEI/JIyl6bzKlyte0sE+t6kHn",
-	"e7hA7fHy4DisQ0PfH9jOO6pycEV1Y50lC1cDy5Y7XA+IVblaPkylL3K783gkOnecdOvElUMRd/sNbdRL",
-	"ny5UBkVTGrDYcU4YA5Oi9g5RnFI1MQ9x4PMiQ69qqTV4eyv9+DGDvQnSUAGYP9HXYhVygHFHaJvVsVvR",
-	"RyMLgDk9JR9ibeZD/jQce6V1a8VHIlFZCvmjtl31qSwkHNpcZaYJYjQAC+VEASzbDhvWmTI9cUrmupea",
-	"uOYq6UM9F8vjULMHuR7UUtSFt22rUO46LbVQ+XVa6HyCdS9FipX06Dp3OuQEYeftxbCfXyPk/P7rt/sf",
-	"T/f3TvbPPiLyxPufj/ZPEHyCPjk423+HHyAEfXMjx7unpz+/P3lNPzo/5Vbsj7o9sQ/zC9CxQCXIiVp2",
-	"kFC2Xd5omhtTZ8wIF75QQv1jJrPltw42FFw7jyn+q3dPg/xvFBO9fxGk433E462eIsoQri5tVYjdQYxa",
-	"Zaxdyd7Tk6lkvjonIl3FvpOheULFoaHO5fSrtBQ3epYlECevsW0hcfuElflJ5Mq5XAkcaZRWFzPE/+Ky",
-	"ly4MaaRWGk5kLkcqsTpl/UEi/YiEulY5U7GkYcp1WczKMQhdq0JepXnSX4QzjqrSMHKiDqYABVkHIX5E",
-	"DBIo7lZvP2mc3OMxYv46SqaJvrZaYVBIDGYDC81AFtKzA4aaDOKIrgoWk1DBDYGij2aoJ/7ms+CHuMZc",
-	"TpAWnBcPJcyd+AzqkcELgaXJkvAVQMRQEWyXxTXn15uxvgkqbcCC4EngFzA6uwY/CjpmvWC28t3tNqsw",
-	"2H0AIRiDdoOHYRo4Hg8GLAnEO/LRpAUPCtPCwByJ7SFI6BgBNPEEyr+1XW2CLkG5qO0FMoEMOtXtid3M",
-	"aBxE36WuubHGhPMQR65UQdYKFSIhudSixOIQKpeAb3J1g9aiL2rkuysKOQnsFRkJ2aRr0Jak0gQG3A6r",
-	"HavypIM7CdJX7O2ZAKkSIqdAFwyB3qiBjOW1Wn6fWAmzNmIqArEqTZ1oXBcxPvgNemrFEILZOGu/Ramg",
-	"hcDFWvEGLQudbbrt3n6PnsxyQPwFrdI9jxepd6Cy3EkUavIXapxa6a9nAcpQ1XHFWKBJaqZAyFHwgwOR",
-	"KFOmOd9UcN1C5nCRjsallTbg/OnsnR2+P+6i+k4IdFRoLegN0UODMvz98Z4432WxAkBPMg9eSWK9e5ax",
-	"Ioo0VI7r7KLQNwaTnsUsTxRetzE+ZY4pVSXXCaN1B9NDSrkJ2gV4q6mVk8UIVtEMaGzGidDAr9d5p5OL",
-	"mWF3UQuJLr71e7esjxZkq3TjDvSTB9zsMJB6qVWE+QUuZL52xDwmLxQtyL/N1Ey9mWXZfUTo9kpL9BYv",
-	"9QfE7JnlVakQiiwvqqpC1r50k3gF4dMuWiHCl8hSAgklmPRcMfuA0rQn4kCcAhZFTF/FjLGDzurYSqm4",
-	"G4kY6E3oW2654tJOrVZQGuJBwR9GqKJVqVGgAja+KLRMhtLYNrFkt95qReVDL/+A2mUbaWZU0u2J137C",
-	"wKQIJSv+PkShA2mNbhAUoGKoUzJ6CjWy9oW1jehusMLbdJ2dN8tTdkvY0XGjPcHMZ3bJrHLPb7EQf4Cm",
-	"AIxOZniPUWQEFHk0s9BAoT0TowuJSJ+hIAaipMyGGyKDDEQjhkiaU1l0jfByohPlXDJ0LUSu4FnnyjiW",
-	"TTAwmWhl7+zw5xNvOdtRKYpRMG4LgqkYoWflUE9UHyaBWw5w7cLdKW/g3XKNueEXMuEX8L3YlURzIRdp",
-	"jsSeSGyQ67Ax2k3ATlAB56MBiZgGEzsTFq9Rax8R2aW1+ECLiHsC5JDpQ0oP9+tmjBaC1vyZcb5KDPNg",
-	"TKiDF73j0TSYjNq1a7bj+dk8CiIcG8zJ1P6saeGOjij1AIqFqq8ebD1THxufHJqegdjZ/gHn5USVxfz5",
-	"LjgJHWqhf6N/WAkecLr5/p4ZEcO3mKYe87S4cqyBeLW1HUgvQW6JgALXbbmCMBJ9AlJ13sjLgQ09M4iG",
-	"6eaD42bbW1v4DrIUmZJU0uUES6FLVsgg/unfkjdHmkMCg1Ui4ladCvKiHlefgi6+aV2KricAFKUQ6Vqj",
-	"WmtUSzUq2NXCqJK1nC9QqNBFtCLQTi0WFC2EHTANgsFXSXp71yYHo1Aj4TgTRv/SsieO2J33+dcNcq7+",
-	"utEXv3z4LW6u5H6DDz1qRAK6OKBXXlbGXY+Urann64RO9RkKtiav5CrIeQx0g61g9j0HL/2Wo6uxEaIz",
-	"jOSlZb+q4YKDPBJScHKeiPG72GPVxCq3MxGLDsP02WtkIABzEryzKlCVdS5mOWV3EIe18/9eKKKyDov1",
-	"gu/1ZeVyrR2eQJPwpxLjndgf69FUIE24f5TUQ9gTEPGs2A6V5tGnjsPGsIhT2GKc9o/sMa9ouZwPBA72",
-	"fuioxpxsdnlfFEpeYSeGA7cFBDbY3xSsYbCNSCucGSU6AH0InJguwOO80XZXp+gZn8jsUhd27W0HEARh",
-	"SL4KhrUdPULNVUh/aXd54GS0gQCqGfD6vMMd/tm8/YIspmfeMOg6VsMfZ2lWPk/z6p42fRGbocwUoguS",
-	"XRj7t7YG4Kdp8TyT+SiYDBPxBCCyEMAUVQZmzdJEZaW07SX6JjdQhRmztWrs3yaqlNagjtvwB/EAP5Y3",
-	"HxpHCfCV1LjqPbDiHQDEbLST1urc7xjvUNZXvvFqq2ldm59JfDqww1VYwha2GKtbHlKIFS4Av09Le+QN",
-	"xnvhbpx7B5Y1mdlKLciqzRVawwj1Kut3TVqG0UEXO3RPgbjvtjGQBWLiPmDxHiUeGxQgGl8wpdjqkPDv",
-	"qKE7nOc1bdlXA4C/SwU38Zqtci6j29MFW09doHFCqseg5Uw1Vn3e5zQ84rW1rot48vLP1bbp3Up18JdU",
-	"fLNw99Ad8JFgCkh8r5Q7W7fjXH6hd9zybVDJ6wLqm2KWDwQgyTF7LRdR4XV0iTQqNUdu4/E55kE/4gFy",
-	"fbSV/NP36zPz5GfGb7da6vKDnB4a5fIyaFdK6DY8eCMwnggRh5CSiUoJF44PuCMgvITnBMxZqDeE/F7U",
-	"tqpOOKT6QTAzOZ2qPCGOEJkkRF0VYI0ShL/OFZQd1kOE7A/wiZrsGugHo0xLoqXCWFyYnA2aJtRWY7QL",
-	"C3JcYAsVUTj9FVUUUIlctlpS6OmU42X0HLYPg8Y5dfMMWSZBAAzjpuJidnlpZxDSe9ISGjWcATeyb2Eo",
-	"1RATGpEDALm92pqmr/Gi76Sla+uGEkkxixRCVPwJNk7oeLTgSJJqanFcyD7FYCgwO8W4ZeO6ivEM98nA",
-	"zSjwookY88NpFjFF/Dk2oZJYDPUspy3q3FGV/cqz3sHsnuqGPT863T86g9r7HjhJMBqUez0o5QwcoP0a",
-	"LJHgEJSq6xkNpeyBUF9KBrMLu77i+jJ8wnjDB9eQKZVMPDMcObU2mtld8ERV+F3Iz7fRBxdf1ML38vCu",
-	"D56Or+T2WPX6E9Ieg3Jde/+d1N7rQqhPpQJP8d3uUadIZnqULklv3P/kUlwxexmcpdZOcoU3HaC0dbF1",
-	"TNquEEuSYnl2eBqGuTs/nZ0dn6KAnMzKmczsE92IMhQNu4HtLNirg6E5wMP6IriX7Ig4JF6TWq48V4qb",
-	"QuejSsp14sv9D9+/fXNYKfcPoE3ojWSSFMqYATL0TO3JrZSO2kH9uvF3PSv8x1Yppmd/3RiEtU3a3l5/",
-	"2hbAQc/ea7iWHJaXzOc6V89MX1wMi/kU+Rw9MOuftrs98QYTBGAVOel/BnTEU1X416++AmYRnO0di6my",
-	"D/CLxf/+/I0ubmSRqMT+DVKL0lEOtyDFBWVZWqXGl91W62e55ACKl4Y6Zxk+mimIptDb6Vlp9Q8sv5sB",
-	"aRfoOa/sb+whKNNrxSvObGg0+NSITENMAlJAcW/JIbQD6/9CTFLmY3zxyv7DtT7RheJvxFh0XMJHHGR8",
-	"xN0BpRFRlzhu4uhH/lHQZWbDoTLmcpbh/IthpiQVe9Mvnxl8v4F/F7tGl7oYaSig3t4R40DH8z/LIIUD",
-	"J7vnASR6Vni+gwTZGJmu6ZDFXGsQFiVXiQL4gQoZbGdn60U3soIfQi2S6+piCS/3cUJ9daAzwK+4SeKB",
-	"iLNETmMqjCFOVgizOVI27LbbE3thf7BFKaZE2chhdX+Qk6XivpDieP8d0WDEpfpUbk4zmeYxFUZO1dCV",
-	"7DxDZr6BGAEVnj0CXD9iWMVgUm4qE58Z1d65KxiCH0HFDO214/13EOexMzQtuV4c06P11CNjOlFHBZIg",
-	"/xakY31xjwt9nSaqMEFYMv7868aUP4dg+q8bduatMP51IxK/btjV+HXjw29xl7OpNE6zCdaiJ36GvY5L",
-	"h2IxSQs1LHXAhIhavfNDx4evd4/t+s+KLAb1GIwaKCCBywAWPNeugMQOjABNsd4FYp31/ZQaGkclyohl",
-	"PX5QfVdGihq6LIZjZnuN7cesZmPCOXz0ozTWgjIivkjz5PVRTAf+wqoD/trgSRkQB2Hm8qlAuk6L9DrN",
-	"1AhNGRGPCj2bnuhMmZhoe3lkz4yAL43o5EAYa08UBlqxKsnMhmOWEBT+Dgtu4O069fnhycl1cGdg+Fff",
-	"5JE4Pz3Zfd0doFDOpBUg2IVRJWIlwCv5qiAcIgIidM5PT/Z+QjpbvN8hd4yTQYNN4eKv9j6lLRPU5zqZ",
-	"Uqkcszchne1MD2VGUgIuIpDSpbaXjP+Bled6Vtox+K5DbAh7Gxq7QTqzvLCvbDWmCIqpTaZvkOQazleg",
-	"dtgflsXMAJ9dtTLK7gzOs4Oz/IpSSBH2A3JeHUlerc4ZX6Z6GfxMSaYxn8oYhYJ/Gz8FgJbG0WHOcSUJ",
-	"2sF7J5g13E4Dl8ZKhxeSHLltK4tgdkDgh4KZiqKZsudFQ0QHFcDHMXsObdve5ok2vAi/g/GiJsENQrz+",
-	"j2Yq0ZCNtRIbrKVDPRqBgHxaG+kxc+jOtH4n8znnbN/b8PmS+J8VlvaeqW7qmbeOaqoxyACVdPsLJ4ye",
-	"ofOU65vBLUd4KPPVA430rs1WNIl4N0i+1HJ9068NwpS6oAzeykuS1CRqYpll3q7iSxAIrRaniy97EjDB",
-	"F1UJOhDNmddoD43nlXreynR1GgVXwClckYmB+KwKqhvCS3c8ShXVWxg11HlirJwaK5mA1+jzRvBIk/sW",
-	"fkLN0duIArqYyDnq6SqpYJO/3FoKO57m6WQ2CUHG07xUIwVrXzPUq1ly8PKByX1uFg1ujU7oRl/0fk6Z",
-	"YGz/kjYJZjCSiga0+nBkB8ED1mCjhPyQ279R7NthPFwInySjvaO8YZTNHySI79v+V8GHsPsI16d1I01U",
-	"WaRDs1Ksz59n+hWH9I4LbTVONTPC3s2ANWKQDdiaPLIUHSp8F1u9rd6Oc88EPzSquFYAsWiGhZyqvndS",
-	"F2qo0mtwByDyQGeqimqhVjcSSWqG4HTw4YOL+QKSDXqdZgXgQFQDBYmalmPSLyeTtASFOB9CoKLa24B8",
-	"45kciY6vgtKlmAPFV152Iz98w6w3AHpn0oTyMsGgpJJa20XV324FtjRX3sc/M55v3o1j9/jAF4dczMNC",
-	"2zyhn0VheCahTD8zcNcHV/WC6FagOgY3i9tbPbEHTqGCvBHCpJAwGhgh00LbI4sxH6SSBqiLSshhSK0w",
-	"cjwr/eG9RhEN0xOvZwUWZfOQ9Ky0f/jqIoyx2Dtje2vLw4NQEDplalcQZNRIT/w81ijVYa+JS51l+saI",
-	"eJrmo7hvFWMnCXMkx8ebKLCy7S+O7eNg8RUzKqsha5uUbRFX68P+MpF5Iu01RhVpQTOYMCyRX5P618iZ",
-	"yYYlXzbscMEZrJwiK/l9z1ZyQce9YaESOw6ZmWZi23ckCW4V5m3qd51Io1G9Icnx5RL4S+Tp3XziwXRO",
-	"3JywAD2dm1JNQgkKx3bFqonqEcc0Y/uJPemLJRS1qF9dpHSq0b9qIjsAZIPQCAFiwD4Px0CnbWbQbSFL",
-	"dg8Us7xMJ0p0YjOelYm+yWM6AklqrDjAcKkd+DP4cUyRZH4M/Nvgg9WkUFjxMALnK+x83+6FKm+UCp43",
-	"zSUeR3bkdOk9aqEHdLSsvqMyh6QvS3O1rvOo1Hm0zVJ4nHg16wdq8zP8QSlJRpVwcS5LjD2h1IjKZeOu",
-	"XK/vEllvYsADl0NhYprE9iKfKlky/QpGm0FPIc5OtKI8dMXE3TVpOYAGMcKABL626+fYtS/+IPalxpse",
-	"fkhxkp7YpbrLsb4RE3sFQDmgA4AK6F2aG2vjl8DZO1Xlrh3aCY1s4+4ZMdjAQWK+FM050P9BJdjob0eB",
-	"JbDdNoH6+TDTs+Tu+b08ZlBj2k6266oy3+uEridP13ULIVt2uDvazeJkeSIv0EBY3R+c69FiUkyA5sDG",
-	"c/Mw2DFqBcVI64ScJ7LEHeQFkNGEYYzBUSD0AkShkba2tbuZGZFLDdOEE4sodUeahe76Ih6X5fQj/DZG",
-	"v73kV2HRx7Xn4Uuh8qwSCBnrQuxsbyPkvejYf714Sf+Smc5V1yq+/6GGJflXrGoAV7oUhb6BJDVmv1mo",
-	"tYtYJRYvuxHpJ2OZXXNgnN/ImTFW88jCFYFUexjHALRhdG9zJL+Ta3qZSLz69CkSO1t/jsTO9g/2by/s",
-	"f17a/+xE4n/+67+7qEWXRcoBoAs5vNKXl6iMYTYYzCHjVMMUUvIWj8cvamrElbVwfNwOtDIwMH3Yw9VI",
-	"dCMXWSfTeSF7C6JxmLrFAiumOj6CioiPfjrZ/7+DpDAeVpr0xKmCmASfHQjUoDlwfH5mZ8DdpZsAeZjE",
-	"EQ/PXWmOEzV8PL7HpWOVt3tfOYfpJC1XoRk4vUqnj0sxwO/SpiK+B7bbkfIUfnV1BFfUXe5YHiCLderw",
-	"VylGvv9dc7etDPZFPRl/idpLRxXcvV/cUUva8jtZXN1FaUZ12cSLyrC9ZeCrAHlVFwymWmpxocgXZqVS",
-	"ldrAnQREIS0gSvugKnU3zHauPo1OE3iJICEpV59KcZHp4ZWraSgLJSc+Sxi7KP3TxQzucZbHC1cupHoY",
-	"vIJAsfSR9YZXc5HuptsCslcDb8CAKOhcLN3rI3AHmFLOK/In1yLT+UgVNN3eSwi529CMzCADolDSQFEx",
-	"oWerG3cHwb7o3uNqwJ3dcDncLZIcGBNpYo/Gi+3oxcsPd7YNTlWG2TZfHiG+r11zk2ZZ9ag8lokTnLX6",
-	"6Vwn734XybsVXe+2u4s2023OF49fvbJTMyAvaAeE8erqLEPfp6MGqNgL7Ptg6VgzJjhEgawJCwwEFaiu",
-	"KoxMBZp7OZjMUfjo43oafUfLHY4Nc7x2Ny5ocs3zFOz56squBDHT1GTfWr52H5O1rq5lNpOYxllTKQ1W",
-	"OxGU+iQt7VNwlVqVIKSFcjE7DH5FDo4QIVDQqSDL4RgzJRjdxR8jQvaGBykSxKY/DLYs0tEIQm9yONTo",
-	"gyi1iMNX/FjOpwoA2Qu1hNaEgJoiR0q+gFYTV6Y67i8auIR9yXP6DPST0s5aNxKxHXHLL4KZZ5AeBCiO",
-	"eS5afuimqvbjQQUkB3wMlxQwbYTJaUDAWYC5iTgP1Sudi2JqAQsHU15vQ8NZHacGpkoX9TdfAlxTGeYt",
-	"8DWIU0PhbA16v5sPDAPleql4Pnuz+zqAwWxDlAm30iNlGYZd4OF/6vqqykve5R5YQ8v8y0DLNK7/kuut",
-	"Ua/bRBmwUs7PorLG8Ons21oi3eoogIt8jy7XMC3YTWx64sQKub6Iy3GhjL1p4kjEelbqS0i/B3AqWcqP",
-	"NJ9plpZz+6G7O+OeeI3jBbbF+EZdjLW+AvSqf5RQgKImMs0csBX8mtAT4x5h3gDzc7v4Ep0UWVfbldCp",
-	"HF7JERcLERMgIOkDZlyIlNC9XRM9xpl/Kn2Uu2sr98Sve08qPX5PuDTe/dh2xu58sDEFZ4VjXdmt9lf2",
-	"lACi71iXcag8OouN0Qkh1Qk0T3AsYdmSJ9O1j9r7CLKZBiKGYIvVOlXi2+WkXngasKQiV5HokOn8Tz+W",
-	"6UTFAxGXejTKwoZC7XZhgPgQexuthmEF1dHZm73DyCGOYLnd7YfvzE7SUx097Kzl4MFyfeum30PYbyVN",
-	"+d3OwOeKNXMnPLUWT0aAqMZWGtDIVsgMB0geq6eGjUGIHrK9cHT25vVhqOmujA2FA1/QgB8m3/qoouxf",
-	"q2KsZPng0GntWuvvFEDt+8BDu6syGd3xXuEm74SDdv+N/sjW1nqvPjm609036l3DpP73y6OlxORG2E0q",
-	"c1mEQHGpJCcgQooKYBVBtMzqJzGQtNB1ETuGLGQlNFyoSo6VSiyu6qwSHczRsG06tGXbNGuP7kN0WiUM",
-	"RHCTGkUkK/riP9TQ3mro88J22YHHgDnQa0/s+Tp7SS4v8m9l6ZUio6bC4hFV6Dc8OHfhEpk9puhy/9Bu",
-	"eF0gPQz5s6xuwCzpWG8AiUOsai6Kltk0eXpH0jl0+v04kiRAe+X6RqRm7Un6PXqScEc+mCepQdneZDm0",
-	"kiEaOP/rcQwTMVABE7PWWLfdj7vkYIFMFdDKATiOQo+NWJLtuGN1w2+PRvNUygj1tywayBO0VkWe2l1T",
-	"PTdNm/bR1ZLGcOVuAkg9tPvrg+pTpB4qesKDgy4SctNy+JB+bXriYNFna2pBPgq0BSMlgntq7eNCJC6q",
-	"81t4EdCrcIEBYI9mhgKMiQ1aVYua7wxxy5157vhFIdqlPgEZOdKAtasfC6JBJknDSX2KgBT29PXjUvzK",
-	"ywUTJmwnyToc9ftUInaT5rwDXZOPD6pObH5mkbKyT88JRB6hIwMi+YVx/EAHsVKFH/aYF+SlEp2dra2+",
-	"N5rQSjs+PyP5o8qqdO0OlmkeARf7Kk6/UNg8jO+PWhQGbb/8SVyBoYRYO/++nvOvTVW4n/vPrW5jxPfL",
-	"j0PNL3ivs/BYl956Gz+5X/BOm/e+uvfthUe0T+qFHZQEsJI5TM8aQakFYYlAoQBVBVjrQggB8iS6n8os",
-	"vVKRs34bDdxjevgxj9ABv4LrrOUA+Xfld1gntoZG5+L8BBvdTW6gU9Fjm5kebX522tKtmy/TI6sIQMq0",
-	"fV+JEMsB2CU0W9mIkkHfKdkxztL8Cv3RmR7FAGDCLx/xmyBuKnmisAKo8W5o3r8jxdv3UI8WywgBxH0q",
-	"y7HHcIc/boHqQqrlEKzLAZk8Zilh8CbtgHARrAlgqwMWUammvfXV8YVH6kTJBNJUeRPbGV7xQH2+1fQI",
-	"USgWzi3u+9xR4gfgLgNx/Ne3J++aMwTSkknGXZNVXja+DqDyK6Ci6gRWCT+DpGxEUw6/x+YvFKQRuzHr",
-	"go5o0hO7yQRS/vJsvpz6vt/Mls/c+vg7z67fVA9m54/W4Ns93I0GFY1aDM31R8QLozK/B7OeeB/5CsLe",
-	"78tbsgrU6I8zM//ayHp4zB39SXjIbxMldtvddhvPpmU6UZFIZCkDwLSxkhlB1KUA5lU6nHBCT+uJI6US",
-	"4wHMvg5s2QJUWU/sE2PRaIaFMMoEsNIBsOAEWZkBiQEe8NBvBWBvl0U6BWKAKSRYUQGxzIyml22DRYUQ",
-	"Eb4dTmQsoC54QQbBEj0qkUo7PhpD6dnBT58WJe3pstnHanglrOmWK7McXM1nqrfEPUwFe5/uuP+Fmutf",
-	"6GzGDDdZtZT6fHYh6E0V1hdyeDXCjRbWp1Me34BIssfKVTXvaXsRlJjjzT0MZS4ulNeMHQYWpExID4AL",
-	"VHenEJPwKIxFOhqXpi/kqrcunLHVb92GLU8zgSnf96m+RrxPuMhZv/JXtbsYV78QSYSSLfmVmI9oy2P4",
-	"JbnFjKWqW4TAXMc/HhN0/L6awPZKy/IWRfLDKQ8HbAXXBNJtmgM8vOlbbdMirFB8u1+Tif53JA7rbqMO",
-	"nMyIqsitHKqSzmP8tJjlJCrTAqIlhPnaHSAJA4qxZqfTLo/gCQpZFvpqObReP1hwoxEIetVQ/MYP9Pdx",
-	"Er7M/9W0SqsdGaejtx6Zs/DuLmWmRzPFWRP0OcDMsHpmL/hilkd4kwPpRqyLdJTmMX6U5l1rQdfcuNJZ",
-	"cP5x+qQbIiZAdiNU91ahExhFG4uF3AswJQ9GW4j9E3I63DsVULpATxDzUWM5nvMTdHTBelNFEESLFMVd",
-	"BH4TI1Uy2jTpKmVZpBczZN/WxQTAlI3o2PdzuHCRIKT8SEzkJ/xLBgZ7hCSogO09zeT8CGYDDI20nNvH",
-	"ySpBaFxUlDRMCReEQ9ZILAjX0/Xo2Ge46FBMgNigL9QnOSyzOeLuBWKUQ8bkA4qFGesbQxyvNGVUgxsw",
-	"4eP0O9oVmn4KO+OEE/y1S/K1QtXR9jNKb1/E+ECMgOP4qpXf2WF1A33P1WAi4wJAnGfpxG6jGP955sor",
-	"ca4m8tOpypNDhD2PQ/5a11iMlYv0ZZ3EU8SAHsD9gFMZSns0eDCB1FRfOpdX4OqFHY9l7T2xWzvmVa8U",
-	"YyfhAiByGpXZNF47Pg7hrp2lbKLv86xW5ZoaGHobRSi4lFZWaKHhM/uT336L6n0f5MNslqjw8D5rrJtt",
-	"Gws++gV0pY8eBLpLNenv7Xp92npS3rvO6iRzNBRPt8AABdZbq+3tCa8X4kICED0v5nxwo0DPCmI/nZi2",
-	"BwL/+N+fnxySTPKf/Q3vvhgwNPPSmvgOQdT1i+SBYwV0M0lPIN/cZGaIC1OMy3JqhYj904jzk0MnnJEa",
-	"J0cDFqhFARmVKye6AxHT9Uu8c7JUpoyr7jOE7yhUpqQBLJFpmqO0DwaJjjfjSP+Qds42c6XmIHKq80IP",
-	"/1XNDUGBYtGt1cQT9QkVcwoQMKcoQYMAzK1tW6J7AwghmfyHlRlHQUj3lixhYjrhM4WaqMmFImLKcToa",
-	"A+YJ9M9ayRSIrd1rnp8cAujeNM3Jn4ehkSanKeaOZfpGFa45u31Ko7LLPr4vIJji9sT987/AC/la3+Sj",
-	"QiYK9R7EJXRdsDuz8mQcATZr5OIn3GVq7GhzlQSIq+AdguKXhH8vOsd/fXt+LH7ePTk6OHobifjXDffl",
-	"rxt98KvG3aeMmxhVnoQel8fISPUdPLgfZmk8JdhTnl7ywWIq1YPpO/jWXTffT2Kpd/zy5LZcG7dYc4UC",
-	"r1or6xVj5ntMb5BJVqIbTxM5tFqPYPYJ0Xlzevb+GK2FQj1P87RMZZYaiuFiwZvzyue+HXJ89F28gZV2",
-	"q3OqnIkT9VTlKmEUgtOz3ZMzu89uirQs7RHHUI+gd6OgyD9VoSN/f8NXhCSWFo7NwzwjHJFEXGZyZISx",
-	"wpxNB3qo4Oq4DsaPhZGXCmQO0YvuHh9gqMRRYjrcsYmeqLxkfg5gKwaWND97oI7j8Kq4T4S7V2X9wOXZ",
-	"3tryOSXMIUdhLMw9cb/hcJanJgNCHOaNi5AqkyordV4WOosd59nqHnOdKy9rXfkmSFrTbcQshX34cJLu",
-	"hOYwePUHkW/c7lgacaFGs/xfhfmMXzxQYZbGmfi0rAh5yY/bS90abKyJwvE+P/Yn1O5Xd4wX6teWQ/+c",
-	"ciOP6SflTtrKzXazzL/NOi0vNLVMsD5uZ7nPGjbXJlEntV5gr/F7UxHgPooY80cfiRy4CD4CCht2XgFl",
-	"A+SGWsXWkJ1mL4mBd1c9M74PBC4J9iRzixFudImEenJYaGP8ZYVUDXQJ9cTPRYqYmad7P+39FIBbznsC",
-	"3w253JhCKugf2TVNT5yTQ4i/6rfw2GATPN8/gm/wkfRe7gTBoZm69QnDj9w/MHW16bFuLlPjJngN4/wd",
-	"VFPRqbcHk5eQcrchgpCsLF7wHC4hhf1qwgWERSBdlosKGCgm9zgF98slBbawFhSNgoJF91pOfPtyAs/v",
-	"/cXE5+BY314YAKCAnj4yKNxKWkkdRsopr3dnlqMfHiSPzOHDA7zllKzLup68rMv4vfMFO/oLtex7acuk",
-	"CGMiPV9Z5PJxyjKairfpyefueK2m+X7zB2yttX5n2ucXHrsv0T4fU4u89SBVFcPf0Tn6nSp135dytuop",
-	"SjZLaa7ao+whEQmTjvWDfhLHul+OZQkwypA8AtlpjtnM85Fg6o+1qIC+Py0NBoWLWS7KcaFnI0w1q5CR",
-	"ImR5YkRHMuvpUBcJRnxtR0c/7b1/5xgqPXrhbHIBjJp56QGXKWHedHvioKSkBONy6p95dA7i0qyiH7q2",
-	"OZkKgYEMkaFwcpTPl7I/6zrkj4Ojs/2Tv+0e+gODtM/W3ETfbowfxBTrMKJzuvfT7mt+uW4kLnQ5rtGt",
-	"D0JbFWdolruyAQ7K5C1dcL1LeaMrv+uJQ6wXqDI7AdAwCEM3GcRm6xbXEcDmiTCASmlfHgnsBITbAOWj",
-	"it29yFVn3xA58AbUAAHsR7X3j5iitrLXUqChKWGdU4OBMXQ2+Lw6Iq7FN5lPlYjt9MWRV6PyxDsMwx3q",
-	"nfCEna7c3mMC02oGNGXu9ZDvO63eRXaDJT0BcsNAXfOlLnB3otPSMbbUMaoiytJ0q1rDrMKMBJ9G6pM1",
-	"ZOWUVbGtQhirOkWL89EGtiD00UzTElGYThXXKhGdeD8ZKbGnCxVHAv9xiiHMuNtOwFKU4zMrqO5RG0K5",
-	"af3PG7Mis3/A9Gz0N8ZlOe1vbg7tzS2z/h//+OeXm0blRhfPaS+BOKYdwRWenH1HxHn2AqdqoQ1PiQzj",
-	"tcuy0X+5tXJIzb0uSt/HTHdI7SRvyWTn4tXl9vMXly+Hz3fUzuXzHy5fvXq+LV9c/En9MHyZvNjaiCq4",
-	"3Y6A0hEHUnrXxuLM3IE/cJVCF+h2zTnzr8M5w3vtlqRBEksrYU0MdaFEh9SIikTCSwD+gbieLsEik3NV",
-	"sPxikcU/cCIMlRW4Z7nQ3mo7nNVOfDWRl9Iz+/3FrHS3TJeTyGWWUUohwSYjOIbtsCd4BqgkBhgW+c1A",
-	"QcMKMPjFGPHwIA0izvRQZmNtyjiyuluphzpDFvfYZW/sHh88M2KqMe0jnshcjtRE5eVH+1k8wKpYiMlx",
-	"+zF1QImT3HIsft34dQPobWC82IDIZwTDYcCsEDGndMRcqotrE/lyWnJfRNDbCoPs+4XGr0w9M525g5DL",
-	"sSeOtJgAvx0xNnLkfDlZo9uKq+R1u2A8J3ZjKQJ0qxIxlEY9T3N7+aRleq2yueic6lk5BuKhSIDcpb/b",
-	"LRrxPrRfecSgSLxOzRTaLJB3fuXccXc1bPh+rej/agglNL3L8Gh5UtfZ2/dMKVgUWKaVcbzRWrSrAbip",
-	"Rs4N1rAgXmuWQcqrFUyVS55WQXRSzBLCAo6uM8sqymZjMa7/KaZOx11fVy3rTFgDtPNuNFk8+loVmZxi",
-	"JpqZqmEAxTpV0IRP5Y0X67oxSWExmRnNQfw2NU6co0iCCZKZFZyJGqaJAqD+xmkJrVPvk3IGqu2knvMj",
-	"Og32YZdlbYH5xGAMs4XTwbmo5OZFyK1eML9jP8hGJAU88iawl82pwfooSPQnNnOZz+sckVUbKFc3VTto",
-	"INDm9Wg0aGSdnvzt5K2nXXIE6vBeuIhuboDWSSxa8FGrlW7njDOpXK0ZXYhpPrLrwQShDSVMHcxYhFPE",
-	"tNr2si5kbgjJalTo2dS4wjPxYmtrq1/lw6a8THuhGa1zSrqEj+0SGXFZKK7Ig+P1j5maqcQj6Vi9+GJm",
-	"5t3mmqrOJM2ylF0LIQG4FFONKfFoKE7kXNzIFIqnzNiOTYYvU3mLQUgDbRTUE9jfohGL28v+uztA9FIK",
-	"rsOk23ue1CBTYfRzXtZdfwQ7LUKAsu7nPgsU0+5hqPEdoAzumAg/aLDQYZV0sZAkCuvBWaLdfmUHB8A6",
-	"VgmyinpYxxcoiiH42bUq0suUQz1UfWPSUQ6M/Yn6FIlZbpsmN0Yg3hfgJiKsMQDbCmVHXKt+i1F4Yhot",
-	"Qaiwg8k5gsiFliYRQ7GVWlzqLNM3dnd2As+LfXTzc5r8FvfFCWvF4KViTAsq5fwEXrtEiS1Y5hdBabQ0",
-	"OqednmmuK61VTIvjv749OApkiei82T04PD/Zdz7BS5kCphWT2WJxIXzoth5konV7gqvnsdIc3TG5rhQB",
-	"Fa6+5kqFNQPoYcm1MLPheGHtO9rVnnR5fXyrBCie2YM2r+Bwbf/gk8J5sHSGBuLV1nalLspnWUcAx54I",
-	"SEAuaFk568W+G6nmMOdQhgLFNrMcN1gEHiTabOAVCt45cnVAughLgKxAdJ49uh06VhxfQsEW9hAsFK4c",
-	"rVY3lARB6U4aolUGpIAtlTelhjogu+yQQl5qFPhQd+NKpzpGqWZRQ2nr6pMazkpwuvveU2M1kTG8CreL",
-	"bTwz1ghJL61sstuVqZplyUYJ5AtTGjqK4L5jhQYsBMVuO7LsonqZrhEzg3TNsHetDgZyVIvO6cnf3hx2",
-	"2b3YvxXnnm4zSo638iDgHMINoSbdb8JjKBwnYRVCmvy2ZAVB5TfXL9SFrlu/TgNuhfs2BgeyqdKVk1j3",
-	"HcUoECEUj/OD+xyllJ0SKwBY77CGNGuOYKQ7Ekqw9iGS0rETioXweG/3ad6ydFh6ycu8SfbUUm3FHHwD",
-	"rm4DktVmU/texsdtlHE5Auy+treCvrx0itYc9lNQkyaOzt6cnm3a/762S/X69Pj0bNP+93XwIyobAcVT",
-	"T4GMKowjhIosKmseOdCFWwJR36SxdXJdV826g7sGKODOwVCVvZ7TfKZnxioKRl4z/fk9QheiI0thpQre",
-	"lbB6hTRjWOAUVAlw3tj9HgRjzFU6xRjVF8c9WpzpZGnc5q+IvZlT1q0jEGfFFZXD0IM98X7RziELp1Vz",
-	"c8Za1GYakg0EJPms3g1lUYBwYxWPkB1AQbFqF2hnqNN47dFaoG2OEGyn6grJZxNr99LPNz60OD6+IBwB",
-	"XhJ8MfCELHo9K7gHGxHHKj63RCFMmqswAmHSfGY0ZuXRmBH46rfIvU+l4wAUiPWRhVUXMkmMqFnB3XBw",
-	"S+G38gVesDt5gL5p8C2+U4KwBFxi5RqYaw3M9fAxEd5uHuJn0de1WrRkJTyvK1M3QxswF6hgpzoIB/7g",
-	"1Ki+D2YQpBDasAGWgCxUFW0YrumxRMRTWZTppRyWVC3pUZGeGfH+FJWUYjhOSzUsZ4WKGHwnVzf26uBa",
-	"ey61zFUFwtG/UEw2QY8tWa8GE1I5dB7Wb3vUcqyeXcg2WERGj5F0itn+283ISnG4ky3BkgDnHE8dqvYV",
-	"LR5csmN9Yy2eYVgJbRV5ayd6OvNKSfqCzWiqNqO5xWKEJtqMRvtmtwBOkCkZNdiSt6BIBO8RGJs6y6yC",
-	"i+rEaobnLXByT0BmsNjZ7YByIZKcFHYPs7Hr9q9q2b5rmLmvCzNXl6IryvLbgebCGPhVak0eXyEcwlxV",
-	"8eYioXqjHodiIxFCNfarbdlz7+BlGQlI5knVtYGPNvBuLAXQCiKtjw8Y5Tq7lTWEpw/mYF2j3EwdUpmk",
-	"FbfzZ84ZuJX24HShIqKDGxFg51IjLrOZGUOAKvQxgK+EM8Dtt6cnfzs/cqmW5DRH2KCQty0Kkv8oXAJQ",
-	"6ZzlGddZJ58fgJMi9pb8QPgBen+Ed3hIY1TpH4exziPXA35dFnJ4RamjeYm3/5WaQj5EoqaFGkIcbpza",
-	"kzvvCWDfwmBFNaUT4MvDN637O5yrkQe0kIAKKhZUg11WknYoM5LwW+GTjp+9YEarPUa+K/LxDTGWmHg8",
-	"dsgQMcv9gy00et0K+l8QuWmueYFftvpNbsvUx985CtWHQu045fBnmvuXg/pUYy5nWTZ/MIyi0Lpds+Z9",
-	"Pda8wB90d/m5SXJuJd0AbR26s73Dlm/vDjNjBwn6EO4FQE7TxcNOHYJsxAz1ybScC1kUcs4Wj926WplK",
-	"aedtxxEYxEho52UrrObjH8sVITcXhtoGQokPWgH9feBR/g4Ztms6qveqLOzo4BC+Vtcqs3t0lVOImNCf",
-	"8U8mmbXtrUjr5LQXp7eg8mE0Jfe76Ie8LJQZN/LPBw4kNvsLCjDScfX8TqFaBeUhcPodBteNnmUJZqhg",
-	"LAQ0oZFM827bTYrn4DVO4oPB9VWnI8CYDy/IB7sToZPf8YV4Z4/u93GDtpyelsO8Aucs7IMAbNu3C2eR",
-	"yts83l/zmYrw7LKRXKjrVM/8Ies23Y8RMcjbEUTLwBDue9zugiwNvSy/32jK13fbkyMb3HXz30Ohup2u",
-	"FveLU79aQJ5LXSjjJXpw0EotMi3dMcvVJ7r4Is6eqmDaY2iyR/eaYoudEqrUJ8jtYMLCtCSeQrwgm07s",
-	"YMm12oiPWzuFDw//Uz+AjweMu/ympRzWh79preG/vmh/n+VecNDvLKK8sk0X5Z3Aee2PMOEWUXmzeZ8L",
-	"ixhjRYJ7jU6r8SVDpTRX6G8bynyoMHsMHVIqEfEefxhHlKUq4jBYZXuGjuNB4CozUCvNWWpVf5jpVgB5",
-	"9dTlNqUFuRGdlxNStquowKnjUXq26PWUuQAU4hDAogISHFAaDjNtKCCLmgoW/6tPKadbUUXXVk8cUTrt",
-	"UE8mtiVIkMy0KddQvnwt8LZ9QK8gT+hDg/m6hv/l0Hztm1dizbRkS/B8IdlqRTDfMNPLcy2Bh99EoYct",
-	"xKIplT1EHsmUwx4eNJESxYghtVst0owW6yXrNZpRWMQJWa54smMoDcKqTipPqVVOjfWNqSBSYKzeAw+w",
-	"FO34gqMAoMFur3kDhVxb/aWdv6cIDUJHS+sQw5VcRwKraMWVubnNge3CXiueIeIoFh15YXQ2KxXBy8B9",
-	"UqE2u1J0yV+mnzCzxiC9/VQVtaCYleAQrnLBOaNy2xo/jkE4/zVmInPgEDKLMBBILdZigcClH05Ly/72",
-	"k3HPzQ0p1bfucu7O7hDKHQWPfSs8txtfbZ7XB6ByAMJldJvff9i4/TcpdLtSzCYG2rOYixCHKi859As6",
-	"XarAwMWqve2tbsQpcaQTQ7XBWGcOTj5RWSnBDe5qVCj4q6F4NldiqLNMYXUjpA9dywxcVRjp4d5Tg5cH",
-	"vlRf/PKBOOjgUxO0EhO6BwKr2R5QGyXgotOz3bOD07ODvdMedxcAJXG5DKqA4BdQEwFnwteqdQduMly4",
-	"PD4+P3m7//Fkf/d1r1ClTHO7MOYnHH4sEjk3zTCj7qXo2TtHoQ7tmj0ygtvCIFvur4bFdIp+bSOtS+3v",
-	"54sLEjvGbuesLBUKqhtoFAlvdIFHGTM0/KEFYBIg9lNFqhPRmaT5rFSmK4pAiti2re1AhSX2ksLnqGJ1",
-	"NmELi7cEiQlTysmUSojSgO4rxu5iasaIJL1OE0qN5e86W86Eoma7PfGjLsfCnxU4ryGv/1Z3IMxUDuEo",
-	"A2c6hq3tc+ko10xEJh1MMb35KL1WuShvgDQT3xPp1V2MGmgjkQ+yminiZnMZ+LBbqRO7ULfU2ezpyUQ+",
-	"N8o+VFYWzConbfUqpqoVhJ6+ZjgPK9wOjt6eRlwaQnrIreAe0W0DxkkFC52WmO4SSd6LawXyZKSKtreh",
-	"JlZ8lRfRq+jFK5jX0h7hjf7G//vLi+c/fPhl6/kPH/7QiYJ/dP/wf2w8MWBJZfVbg/127kxk15g4+ivn",
-	"FPxTF3Oa23Wo5OuJZ1in24Xz3GR6tJKalqU5RfJd6jplzzj/XqZHI8iWr+hnYHaATw+QCdKJNfdJ5/Nq",
-	"nTXjr9Jp3CWUiBgEHBXxESCmvqRRAO4Qq3uUvMMsK9bKn0JWLhFIgkKJvxvqicJE+4maOKhMEPevtra2",
-	"8KnIlbPuiHfpj90Bpe9r+M5VgShZZCkCeZoAScSBH2R6hOXPcaZHBqY76WUaYEd8BDZJC+A88LNZ6BLp",
-	"RtOMuBZrUC2kZKKXMT58//btwdFb2/KbNFOn6T8VAJTIC32txJbocHtQTmLfTOZz+17Rwm/3YMarAwBF",
-	"kzIZeQD2fYItIctKS4fqWpHnBcZgrSuiqMzsV77Y49Keq57YhXbswwBdUcmEdW51Whk3+/bG+4QHLfC9",
-	"k1eXV6PrMLd8KhhcqdIq9npWDBWhQ/hSHHtb4ntB4U481IWKe+INbbKhnlykueq730cizvCNOzC98A//",
-	"9l27r61NH0M9rS4w9ZTAHwD/PBYdqrW2c8Gt6VnpsNHsrR4J6SwlIBmxhwUrWi5FYc2HiE8XEJiiruOr",
-	"S4DND36Io8EMWB6BtXR2trZi4t7EWn90J6MTmDBIsMZX5jqfT7jaGDwWdrfjtOEEo7/OLtnMYK1NIhIF",
-	"YqJfdzCLkSpt9y9j+wpDmWWqqGOZAEm6fegFnB8qQG7wazc7Iw71aB8tgC+1dG4PDJ9epdONRbXjPQLh",
-	"8Wnh+qvKNgcS8oic+IWKnRu+si9bdSrYiS1waFRhe0ddqTZokB2poc1tN7Hd223jgadWZvY+JJGxwjDw",
-	"fhHBOSIwunRiT+Tf//73vz9/9+7569fip5/67971T08JITfX4pJKhKAcC2EKXtq//1Ek6SgtDUTfz8/2",
-	"xCzPrAxB8Beq98qFvryExPaZ1Q+NiP+vre3+1hbS5p682RMvX778QXTi7a3tnedbr55vvTh7sdV/8aq/",
-	"s/3/xK0odnB0WtbNtyRebPW37P/3tra2Nu6+eDRrVErmJsylG5BouGTR0DZaEBUrjPbF0tE+pgprt1Ib",
-	"IR+qIFaDYEm19gW0Ro7OKqLHaojLokaMxL5chZTmitBnUp2bL9IRqwijqPfhCcVLh3A5FWGNt6NTLmJm",
-	"QhybATMXTGfK6d6yFzS8SIpOvmKG8ViqkXdQdvF0VoxUTO6/P25tCRM1OQ1XcA9GAhsTBuY9FolMs7md",
-	"JzhlVmQRwknOCF8M1h6Js4N3+4B08m736DxAb+8OKHBfA2H1a06qlNU/rcaFrEUYkI+naQIaUZ5i1N7l",
-	"FKBT8nTvp/3X54f7J72J/PSRceuTj/a5j3KkPiZybtA5ifp37QUJKR8zh73q3VLOemZ7v/Olbn91JCfq",
-	"30DErXC52x9YE2r1X9xRb3hMuWgHf7tghHVcC8X7JuLTfmRxifuzJi03M2udr1bSEoZFnPwE/6YDvatb",
-	"3C63BMDVnH2cJ3atoY7OE0eAcYH2nXtwOgXxWpiyT8Y4CMG/8FmOmbKJ3bXPTGWY/Jwfb4tWDrOwPsH3",
-	"O8Fn4MKwMxnsD0bhsku8PtMPUFyzdIZvPe+fV+UMrKpJd2AOJJaJux+ixyZigoEtoURYO4mfPJ9+5S27",
-	"iVmirdmpvn6dAFTZAwequCqNo79RotRhfilA4MXqU1ruacC35HRTn5fKpDWU2kq0BjlnUeKd5Vx+Rkhz",
-	"5XJIpzACjJfNpvbDF1usUQ98Xlcpr8BAzkdYbu8yYf0oZD6/kfPmgzhgzb8hSYygbmQpVE5Rw7Q0Krv0",
-	"hrhLwkXvFcDVqATg8aD9HxqQ8OAH3/RZd2t8Ow8KP7muQfumGU1gmYSsJJEvFR+FHF6tpNvCkyphHAhy",
-	"SNkjWCAW540qFGqi/GyjCwAMdk3J2vghWf+UaYcJ3VYm5HXD3za7nCnjjOAq9mGUK/Fl0Auxsxcy7loh",
-	"HO2X7d5bxkP8Eg9ubRhXaZ60jQIeXdlpW5mSMzuWW4bAK53mFfd3q2fUAQZ8sU/7UeUcvf4ylbwGcrJW",
-	"wu+phDdCxwRiaLfy/YI8aqtrh2Y3P8Mf9BE0vfkZ/vAYPo0K0DtZEMggPB2i13RA/4n9J2fpREGykdVk",
-	"xinh+AqdOe4CaYwepkSFA0wcRNSai93Ts9fHVaZWqDGj1q3+AEjAXs1wsHg4cak/g1Dk7pleYeR90meo",
-	"rtCPut+siLgHKpJg4761lw3AcDD6oU5UJKaqGKq8fK5y++9EdGK5eQHBS6DKhEKB/3P7zQVGXBqlKAib",
-	"qQSGu1D+wjovzeOZyE8sbbZfvbqzPD4jtDFKS839dVAdjd91S0dzV+H8gPg9eNB4TmnjY1JWiMpG6AW8",
-	"jx6srBL7S0OkqLX++G1jGNA6AQpqgxRfSYjPpglljzYK4jcKtT1HUmBqMJHPDHOLgBHJqaMh1SxGHDAm",
-	"s8jXQBiU5Gnt6IJwVrsOmtVK8ICapJGUBF8jXmAUuSeZiOkO6nQKMqfO/PUCeaiM5CyO//r2/DhED52q",
-	"gt82EufH+/++xxi0CvN0AuoKTASxMwYmt6QMH56KTg2jU19eIksHAtDT09YOzxTx7FrxDW7lSBiZOqqX",
-	"TI+6HJNfDngrpOseJyc1yOCFF3GNUaOP0xxwXdD6N7BrULNRiLN6fix+3j05Ojh6Sy7yXzcSbtyaE1Zg",
-	"xz2xS6lkVaTYifx0ThsB18gQ64Bdgu0dMdYzctgD9YiPie5s/9D9IuRdgMqNXDZEiOkdfRUE3SbalWhF",
-	"3hWCwu0uxcLFDUxYuJTX9AhUSouqEa5ogK671FzcBY6hiQbKBod9u3ikohVhnwfB0KvbF1jEodDEMGNQ",
-	"q0laOSsVK4yi8Rt9KM90is+F1pmS+SPbXXhoTnHftikIOP+4xcfSfC/Q9b8/gHinAeCyQWbuInhucPu7",
-	"MxPe+0YVK1ZT2kdBhKBAThPMlLQf230dw6V9octxl9lplc8k1rnqLziHIHfROYfCplLj0kugZAPwAqRB",
-	"7g77WFDTMcvTf8xU9bmeOJbG3AAQKOTDwn2KWom9nI90KSRloNFlFCeylM+vU3UTg+QRnZ2tl13GViUm",
-	"EU6XvFPpf0tqxbl9+5XcXXZ48NIUeU6BFT60wbabBQ3YZP7sOx6ONC//uIMunnQym4QmFpVkLE18q40F",
-	"soM69TSgmpGI76+Ltuw3WvqNFpvwjztf0yFll2qZMwo28toF1SqhwMM0o/3O4gj3PwBKNQa/lCcwyhyG",
-	"sNt+HrHjQmU6H8Gl3pEVqscwwdleVbmG34IK0u2Jn8n9I85PT/Z+qnh/WrSO9ze5HfUjITVR6yjOHxms",
-	"6cRNKlsxjwIR7NcOIlJIW/etqwrfD5CSDyJhhfNcz5DQzc17w3mr3P2b9qpbKZh0mV4rLCjgKga45eGW",
-	"bL7gTuzDjwm9YTtYJpZxtP9KMragKV++5p/tfz+myW+bU9KS2lMQrBSWwMXMz1JpALiBuEiMaQZ1rgak",
-	"KlkzGG07o7GeCLk/XTNEAVSoaSaHCjwgN4W2Chw15p6EcP0LqpqBulxgpSUq1kyP0pzvhmGWgq8aC2RE",
-	"5/D92zeHEL/kjzINXnoq7aEqHtuqM7t3tn8APRPoegNrEDqKwSx2QwPIgz9ti4s51G3WZuqiUNLNUcwf",
-	"xw7f/pkRU52lQ3AuqH/MZGZvMaqfcLVzL5tKjuESTBM3aPVJDstsjjPTMo9WMQXYE0rPCDnYwYNQqixj",
-	"fvLEIPyhXRcuGhprYkTkW3UyMwCiD+3BkBD5ENn2UDaIffgFeIoAOMtULvIwELPKTYyXCKv3dw6J2BPh",
-	"8jQeAW2RxoUC+bERF3lhEXtL5Y2XOexjmOrtB7vX3Zb6jq71O4cJHpOL7kzrdzKf0zSYrx5l+NCgTUjY",
-	"NVZG+cPWerH4OyXTI41XSeONcqKu9ZULBDjQPS8PMGSwqGQ0iL82JgAYgR3iKUmc+4mJBwrs1SQgHkmu",
-	"H7NT9hCnc7dNzkK9LSTLrVNCH07r2s+ThasNz03TYVke2bNnUBXXzY4gzwgNrmbj6ramuig3oo1ZkW30",
-	"N8ZlOe1vbmZ6KLOxNmX/z1t/fgG7mMbSmAMA121ZAJszoXuKi/kCGMHFXASbHTBIyHuza1vYaMIEaeDx",
-	"TpUJ8EcBfSwSCDuYcLdVAnD8suBqfWSMVUYUapQaLFIDkMDcKkL6kt3wwQArA2kY6L6vnNOXro4rYMMO",
-	"RhxmlQZdYJ5ec2YCN2iFKf/dDHw1fvCx6FQplLqOtoEYsysV90H/p9xuwxgO02uVQ72ZA1ZFEitoO2wE",
-	"qw+bVhKg9EyIoBfRhDDiDzQpy8rEB7gYi43+uMBz5fDzKJaGBy21qrVRfuekEyXMVFb3ICBjNvRyPCug",
-	"KqeZVQv2loM2k6V0PB/M6nGhyhurWyG890TJHElGE0QcnoC9kQMGgA8SO8ZSh+kbDNVjFS+O9jQg0YuW",
-	"ctdzX+SiRs8/UPvXaALD5XD0dQsdH4VdQWv50JP9VAZCHfRFYfebUNcym4HaqfMq5TgWQs0REZnhfiMX",
-	"XLfnNFcZzVaisvRaFQFVfFmkI4IHovGHgzTNAgdAFVxmVyKcamAiP3tO0CzOJ8cDCE5BXKhxao9eDcUz",
-	"FC22y4bBIKhFMJf83pRCO02nyqEWYPuYQls090QgGQ09/Vwh2WXAycjX8MLWzEsSoOEJw09wz9dPk88U",
-	"aRZri3S/kU9icATuHIJ3tHkyC9/KU5cuii1rcEfubg3BLsi141rBK7ZBxMjh1WzqtrGvwK3cMNRyJIaq",
-	"oA3mdo/LhuZdPWAobkdXVyirDPIRtVJVF6FoxkFs/Pbht/8dAAD//w==",
+	"7L3rchs7tib4Kojsc8JUdZImdbMtRUWHtiTvrVO2rNZl71NluZ0gEyTzKAnwJJCiWS5H9K95gIl5hv49",
+	"EfNr/p5HOU8ygbUAJPLGi6xdu6qndlQFrbwgcVlYa2FdvvU1GInZXHDGlQyOvgZzmtEZUyyDv06kZOpU",
+	"xEz/ETM5ypK5SgQPjoLbKSNU3yYjEbOQzFk2Ylx1Gdd/x6QT0ZfDiCSSSMYVoZJE9J933w6jnR45UWQm",
+	"pCK7BwdkNKUZHekPhkRNGUmTWaIIe2TZkiR8wqQic6qmhM7nacIkUUKQDuVkqtT8sxS5mpKM/Xuun5uK",
+	"NE74hFCSCj5hGfRM92C/3yeczvQ9/QmWshnjaickUpgvSSUyFtsBUU6GTL/BYjJlGeuRa0Z109I+uEh0",
+	"l0rfGS4J5USkMcvIhCq2oEtCMz0gqVisb+t/wYxKQnlMMjYTj3hnnmcTdpKm7jP6vu4q3CCKyodeEAbs",
+	"C53NUxYcBTLhuRRJHIRBoldDT1EQBrrLwVGg+xOEgZ6XJGNxcKSynIWBHE3ZjOqlnNEv7xifqGlwtHtw",
+	"EAazhNu/B2GglnP4hsoSPgm+fQuDH+joIZ9fxM1kMIS7LyRJ4l5zh/CJz9Df9l6NRTajKjgKEq4O9wPo",
+	"VjLLZ36nEq7YhGXQq1Oq2ERky0v4SFPPRuYJ8sCW5QnMmFSf6Txp7i/8POcEnk4p5yxt72nM0gQocYRP",
+	"vpBAf7V9VSGDmWyhAGzl8zYDGfT76wfyNkkVy9rHMYb7JOFSUT5iGw5jRFM2aB4JNvj8A/lJ5MjjymO4",
+	"ZirPOOy9zG5GMUbORKUil2SqX+yR8y+jNI+ZJJFkI8FjGYUkmiU8Vwz+CXwsgo0cyYdkHpHOfr+/4zbI",
+	"v+csWxbDhFaDyoCQ+HcH+6/2X+8d7r9auyMuFJu1r02i2AyWA9hXgqO0W6S8Ipq7XolMNa+Jbmj1YqyZ",
+	"/Hd6cuqdfI9DJjyfDVmm551xlSHXJxmsTNv8wXSX5i9mY5qnKjja1dRgJ3PQ7xvqWDWP73Edn0IehgRa",
+	"CASW+QnkYVr9bgK5FJmatlMIEIcYE0q4fpBIlj0mI0ZEZi5oSbSVrC9RlRLdUSryFqkFX3j+jX4pVDJO",
+	"RlQPc8XIvae25F7ikWVTRlXbqIqGn39wV2k+SVYMaw733YCOgFLtqsJqj0VGKEFFyi0zvoYKWTNHN+/h",
+	"zZpuwprnApvdYBbWjTpjj4nIG/bnzTQZKwn9VgkwOh6LBUm4EqhPUalwEswdxmP9eCLJjPIlyXmitbOJ",
+	"CInhj/qK3hJNbF5PmNvSgsPWWUyT0VRvBTs82NhEqCnLFolkOz3X1O/3+vd5v797ODfj+f1gtx+RSfLI",
+	"JNnrE/OYbjWmipLFVEhGOFtoZVdzxqX+zmDXezKNe+SXRE1Frkhkm41IR2SosvZ3CLVDn1JJuCD5fM4y",
+	"MhQ5j0EhzgpVl87mLCYyTSZTlS4JnTIaW3ZnVNwXkoxSMXoAVTfhwPLiNi5mO7QFG+s3sjGjJ/+BLesk",
+	"cKKVPdtLO5gX5F9uPlwSMfw3NlLbqNKmge8i15vRlMV5ytr0Z2nuG/256Nru4NUhGx6+7r7a6+91BwP2",
+	"qvt6NH7VpYf9/iGN9+Ih7Td32za5scqd5/BkQ+eRtJ4iCg1V+qLQU5CeKgpNq98tCm+QC7bzTp9NPl3m",
+	"tXND0/7zC4Ubpk5kErOLpmU7R76BbEUy1aX6UbeExyRjc0aV4ZbGGADcXuqjMk175GQIQ54xyqU5PwvO",
+	"SsP+ONgNB3uf9JV5CvYDHFTTggLhFaPVyqXc+jgIKt4Fvmp0PPMIzTK61A9ItYQV0e3qv28eknl9fi6b",
+	"dE9NliFMwpxOEj5BZmoo95j09TMF6SHHH7Kl4HE7GeuvN+qrvrq6BU+8pfKhjcNota3GXQ7Hr+guPRx0",
+	"X8f9YXd/dLjXfRO/Yd2DYfyKvhrvsv6o5Uz23UxF91VvvP8Oc1Lr8geeLqHPEica5LP+dttkmi1UdKEY",
+	"JVhQgvWbRnfpRlG1QZ9AM0hAQCoWkhlVmtuSEZWsm3DJuExU8sjSJelEI6H7oVhkHpMkOrWXdo4JJY80",
+	"zRlRU6o0L+EC1wqaNqarVgrSz7SM2n42CPXSKZbp9/9H5+N19unjXf7p4yXH/18k+Pvj5NNfPp6OPn38",
+	"ID59fD/79PFq/unju/TTx3P26eOtgl984ITiG/rf+qZ+yD54Fn/6i2vSvAWftJ/VrdrrZ/GnnX9qpI47",
+	"ybI2Ss6l1kXLlLzbSKT6yXXib3u58U03J+eCSzwe/kDjH1ET0n+NBFeMw8kW7JWo9r/8N6n7763P12DG",
+	"pKQTIFA6eqATzYHnQiZKZEuSsXEuWXxkhKu7nvCYfUEyUUQmE47WQ0pUloOR8YEhp3MD/KeMjYOj4L+8",
+	"LKy8L/GufHmeZcIMqeHgUO/VmCYpi7XOu6DS9vFY92UKLJFKMF5NWNwjugkzRNi4kgjYP6gsSMFDwrXk",
+	"gCucqYXIHl5IIhacMN0t0oEdMRHIfyvzkIrJzhGJVHM/E0lynjE6mtJhyrSG0fKgPiHERORqxTNmmKYH",
+	"aGcGnqR3Xy7Jpdb8MxKtWMWIjEWaioVZLE5ybtZOZCTndu30NaryjIX6GfZlDocHXPJO1EgJWoM3D0Y7",
+	"BA5kmUjTIR09tL2SSGOiVlPK4cxCRyM2Bws1G4uMaf0FLL7xNQ73qXQNfNRTIdCwP8ulIkOmh2g2FRky",
+	"tWCMkwGogCC8n4mI7YLB6S7VYgknPeGPNE3iY1jVMpnqK2I8Zhw8CeOEpXHoDUJkJMtThlOUy+/e9CP5",
+	"aJwYiSRDpr8JB+00ZfEzTYIEg5/IHvQnaKoVvSXJcs4TPgkN0Whhg+tjNPgL7ASaQ5wVHU61VAs7rSZq",
+	"PTKlcPz/Fgango/TZPRkcjnxjU3uRIQ+GK1Du66zL4lU8pkpZGR67xQORkZ5lmk1F0VxJ85xIPY8YLsT",
+	"s3nG9HV9ejYjcLMLslwza3eFmlNR2eAkMhIncg4aQmab2bHzqjKR/vec5extnqZPnV/bt/tgno4G9wEw",
+	"j8GhHrlu386EJAuaqIRPjoheXzqhCcdVfi5yNP2w86e7oae7GP8LSaJ/18NFfS1q7WJZ9sCZxMiKmOlv",
+	"9Mg1ECkdKyNpJskj45552Z5QgzCYMhobrye81T3RbzVYmIypBRtFa48vHGZ0qfkbHgr17JVUlcEaO8IK",
+	"xeNbGLwV2TCJY8afSgSgxNJ4lnBQpCT0ds4yzRpRpxVzlkFDz7TcI83KMmA9uZoyrmAPxWSYK5IoqeUV",
+	"I7EW83qbUC0nsSP6RdgAF1yrrzTFzzxx4LYRID+WWSXDCYiY7I8Ho93hK/aG9uN9dnCw8wwTcELgSGdN",
+	"icZkdmxIVNEklcZu5uyyWlCKCcl5bEjWapsvZCHOYpiYS6HeipzHT52TS1FwduSzxin6TEtP4zhjUmK7",
+	"Is9G3kIDE4dRXNFlKmh8K8Q7qk9qTxyMUVbIUICIGDEWSzLo778+eHVIhkvFnltilD9E3ic/wHCMVemO",
+	"00eapFoBfTLDViLTKgKos661Y5+SQAgnoFzDZhILHv5KbNt+cUQ5HD40qRr/YZoSLhZkyEY0lww60tx3",
+	"rdQzMGUPqXTknkgSa70flGGntodWKIDaMs7TVD+gjyAJn+z0yGX91GF1EuTMkcfFo8IUec1GAmNLgCOJ",
+	"GVXJiAg+Yq7TlMuF5o0wicdkrj8zY5Qvpkla3N3t940VaMpoqsVUhobv7xEk1AxBs2WZjzRxlcTHwXeJ",
+	"j1sh3lO+NFtFPllTG41ErqUbyJFEklSMHlgM5jFk3WkC0g/3vxkgmhX1Y3iMTMUk4dKuWcLJoXNjPJfo",
+	"KXej6KjInZ5L7Vg26ON6NYJ8UFp/s4wPmTvItfGYjdTT6CPnKkmxs2YkmjrcLi/Rx2H/uwjkjmshLbLk",
+	"z+zJUuVOakE7AzV+TqVciCwmsYBpABPYM6zuacZirUrQVOrPKPHAOMz1LJFSb9fijAdM+Y7LfD4XmWLx",
+	"exYn9BYG/7TxeScGBRrncq6Vav/9L7P0PnBmGvvlY60TxqT2oecXSy9kuXe6JywB0gQvGBcZnPwVhXmT",
+	"eLVDwawfEsW+qJfzlCYcTN4z6/LQ5xHXWQwPHI2YlO+ZmooGc91PoMoZk52mWa3YaI4aUb6MSMdRh8jI",
+	"iGXmOMR2QhLNF3HpAZ4u9WX9VEQ63sPuVhrTuf/KaMpgrw/R6PTu7OSKxEnGRmALEeNC9Yn0vehY89up",
+	"0Yo1KY0yZAXoCkkyMk4yqZAlhDY+L8lQgUUDjzSXiu9MMpHPpW5DyzV8Gf1DXO/DjwHlyyAM5os4CAM9",
+	"rCAM9EiCT76hHh+q2EnD4ETzX73d7uYxVUCmNI4TPfs0vcq0Jq8SJoOjMU0lq+0hEJpgXaMw7GPdzZRR",
+	"qYA4wPTRI7f0wYZNIr/H8WZiBtciuBgZs6wzV88S7ndgEAZz78+vAQXC+TxzlLOK7ktUViV+3+h9mUym",
+	"ishpMlbmHCOyponLGDWRcaXXr6giH1a9JtCf2hw/whY4NZ0BTlRIdmFWQrJHHhO2CMk+qD5d/OPAnmrB",
+	"CYAajA1GwC3zQh9ppUwElyUev+e5hw7WejnNJXR8N1DNL4maoq39abTjNjieIIZLEhnDe9REUGTIZBIz",
+	"SRL1TLS1+w/a+k1oK3QOlnY/jRLm61V3zVP89YVe89F9+lMTgWPMeo5yvUIbm8azt4aI1FZuZL/U5kYe",
+	"5uMxy+AUjC72skFot98PV7i6+2vnohiT7UzrrNwmMybnlNcnBoOK1u0WE3YDzSg6A0OBSOMnvVkZhWkm",
+	"tD1ZOwaIY2hZ4c+jZ13i33xyvEGFm81UHifKzVDVkc1M8Jg9A+mHicpokuo5Kc+nMVO1Cwg8ZJQ/8TZj",
+	"rAs2RS/qiuAzQ5eF8ci4Orb2Ujabq3IM8tfAqmiVcH3FZuUIZc4WP9M011Pwuv96F+fIuzIImgQhhLMk",
+	"arlWROjpubEP6xfBlrXZa/AobE7dBbfAa95tp4SiCdcPbyShW67VRHEKuu2WQv+E+2eXbszGCdf6MVAP",
+	"EFTZNgV5LjYQE/r8G1BX9PVbBIYJLjj4A3AqQ2K8DnLORs4N80KiVQ89gYmqkGNxBrzKZ3OyR+b6NJ5n",
+	"jNChAGtYxuRUpPFacqsc9O9OT89vbkLy9uTi3d31eUh+Obm+vLj8UR+MLi7ffrh+f3J78eESQlIpX0Kg",
+	"ybHNRMLwTX2pR074Eq1iLJV+9EjB5hY04xjOWAoLuZEYn3E6KgI79LUb+ekvH9+OMerjIsFID/3gdWZC",
+	"Qn5Z4E19oRZQYv/QLXwQ+ND7Gb5wq/Bhff2SN4aCPGGr1TbMkzbJu0SqpsDSOZ1geLyj+YTJ0EbkwgGx",
+	"TuPwcCmwbe1YkHN/q4ewKaFoerpO47CBa2BusRsCI7VlSOgoE1ISmqYwHln1T32PLuL1LzQDb59kMWnW",
+	"xDSjgQk2TgPIrtMH7gUESYFHViuzY5HVZ9tK/i1Zc6vefyr4OJnkmfGEgzbbGLTkT4OR1H6j66ZBtqgr",
+	"1YmQ9SGnxURuTmJ29mtEVhmKbby1/0YyJmtG4J5q7P+Nxxw3H4N96x17ZOkmI3GfWTeaZVtEMN4FHsB9",
+	"0RcSmi7oUnrsWHNrFyrm23wMvw/CwDD8IAwMxw/CwGP4ZSuQf6PJGlSfkRU7yw5Eb6tESQwOqi8NXG6V",
+	"WKTvZBYZFFJrN/SlFtkvMZh97/C3v5q32Ei+rdSzyqLjAExL7avuxEzDmntMqGnZJTht0PhqFQfSia4+",
+	"3Nze85csnrCX8EKEHq0I24tsWo0Yk+jH81viP3mMQWIPHNxiXEvyew4h8eTaEhQZ0SxbIkuA4PMKU4sg",
+	"ikzMGdeK2BGhIKWye27Vsxm4D+ciU6YRLpTNVcacZ/ChwC3w6tgXdbfk0T3vkujq7vrH8wiTU+Z5BpHR",
+	"80yMmJSkAxZPzF/Ocr4DL7z78OOPlxFJxcR/Fm7d3F6/v4yIVBnDTO3SzT9eXf8YEbmUis2wUfPSyfWt",
+	"uy4VzVQ+hztvb24/XBV3prmKxYLDrdMPl6c/QVRJjbPb+ydn1ftWPcXPnv6kW3BRSsbE0mEc3Jx6U8WJ",
+	"hH/blJgd+6Ju2r1YbvX6ZxikDSJiE70akEEEI3ONXP98d1k8l/Pyk2I+9558+654Er1acOfyp9MP7yOb",
+	"7WWWzAYNmyfOfrm0T+gTZ8JxJjyHrnnw5Od3TQ+WH7u7Ov/X04jkYHUsf+qHP8AtTBJ3t0jH8pbFlHG9",
+	"q7D/xzZ04ohESRyFJJLJnxnmYmFsqb5mjS0RzsTl7dsz6KQXdBUz/ZnY3tcLU7pP47i4e3NZuSsZV/bm",
+	"abXpUcpo5r18W3sZXN8+werHzloe86n36g8/XlxGLlQ18QL17P27q+I+zndsb12/L27BNsI7ZzdXuo9+",
+	"DJrXNX33rHzX79H5zY3ehOyLF2KTgD+9aOL85ub2qukZv6G7m2u9CGA6LCb/7uZabza4ajz99rpeUrju",
+	"L+XJze3ZVWQMPSqjIzAyw3nQC9az7EjvD9/ba0j6+vxfmkjaRgO7hCd9tJwIgaGkiPegP4s5NZ2CULVk",
+	"KJElSWIZlglWU5Qh19Pbd79cF4FviyxRcL4U+WRaiZbzv4LBVro1r9P6T/t5SDaQ5nN5qkwKI0RDRcek",
+	"tOHsWE3YheUpP/zhWpNKxuD8icnCZucaMcjiapAKUIL0e4ob1/jYTlTDjtXfOW3+juUQoXHOIaV5/nkr",
+	"jwsOAoEaZrIr/MTNuJYXdsZdGNxzzLprTP9RAKw8fRk8ZRJEcBAGIFmDMAAxqn+1xIS/T65vtaqp5WEQ",
+	"BiD88PfkTN/Xogx/8W8thPD37hJ/374LwgAEBvye/XIJvyc/6+vA1oMwAB6ur2tGi7/QHrBO/D01129u",
+	"za++D+wMf++u8Pdafwc4kvnVzwGTwd9b/RzwCvyF/gM3CMIAdj/Oh+n39fm/6PHqHYW/MA9Axub3tKxo",
+	"2ylqUbGLc+OGJ1dZ2Q1a59Ja4pFNGfZ1twic96B0iZguQwiU9DS5HrnUepxtTmpGaV5AjQv9cAmvqZUv",
+	"UzHRD0aIe0NtfAxE5GMSgL4IkDmqiNTT6h7JKEQPQM6ApkKTRw4qOERSEZylEKNdONHkaYg+NIFBVJnU",
+	"jx45Ra01Y2ScPDI8M3XhzJQypbdG2WhlF8QzWX086f7p09eDb41WoxOreFyhpJN1N0Ga8IcGE4qBP4Ac",
+	"VjEpkoi9JArFMjoCztDxZtjIVD3HL7/qJfhWzQPdPRwMdve6g/3u3qDbP+gOuk4/6qVi0mj9QiEpmzsK",
+	"CZxW/GtV08pU05fyJH4sAREEYVDwMk397tBd68TKM7XrYYgz2njCcqsB2f9/r4sxL3q/wVoY3IWWpXBZ",
+	"H98x9bY/K2YeUZsqkUwYKhLs9nf39cj7AzLoHw0OjvZ3e4PdvSAMkhj8wFYcO2+A1rKDo/3Xu4O9MMDs",
+	"J9ib76/end+en8EclY37xsewoacDv7wGX+oYMpchrA7SxzKmhaOe3prZsm5OKIZU/covUwYMLkEQMeTY",
+	"Ncct6UQ/nJz+4e6qZ051106bsyrFgkoyozEDejM9GAqRMspND0xsWfX7S/+AA7lymmtGWhU4P4t6jewB",
+	"FqTa1A9LxVwivlGYxknKjknfhBImkBBllagN584u+OrlRIq7wWdrtphYsx2Ts4qPmEF4S9NOx2eCswot",
+	"G1ItHDP4JNmzB4I6USKNbTBg1+jXNcZeGJZ9ur371qdQ7g4ukNzY7mm29DrmYJtt784NWhQaJnS/YUL3",
+	"ibFABN7Wv767BJvlrzHHz0dwjtLWL9GN+2R5S0VmpJHJ0NMb/JhEjvVFJNaaXEcfZFNBY4xfx5OL/vfO",
+	"sdvIhPHYwQeaXNdjEl1c3p5fX99dQWMlJyqacwjGnhsGY5LJfJuyXYvQY8hoX4Z/eO174y8m2x9/S2BF",
+	"iyn4Fo9fKpcvpE1WHRDTnZDsEtefkOwR7FBI9onXI+CVjUbhwVONwqvJYp1N2H971bYt6GWLvetP8mbb",
+	"2HymqaenLkKizYG+ukvo3bpQbBY0RhXDuPDsbYMxQvLAlhjp5/DkKo5yL9MrsdLOYFsEYo59DGrhBVcX",
+	"5JSmKTkpv42aakoNymNQu40tSj1fM8pjqlVDd5mmet5EFrMsOAoOCi7kHVCCMHg0wSLupW9hEWBS6j+E",
+	"k1T7rh+DQFo8Rf10e3tFRoJzBrqpJA3DgGdM/Irt3m6dSRZdwziWbyuI4HSapHHGePMmfWDLykrqk6Z5",
+	"RZ8IM5OfUPGneo16GqyfHwwnMwy7BknuInXM6eA7lFz39U8bjPsk3jaO1Z8XDwvRgL5QpfSBmhbTtPH0",
+	"zPPZvDTsrfBC4bbFsnmWGXLxPtWIBhcFr4SJeCciIzOWgWlZiR7R/SAQ7JMgMc/oUiuP4N+MYIAR5lsY",
+	"82JEOkOhxVvmYQtQHuuXhgnX+i1FCLmEE3gSA1V2euQDR+iDRCotZx/YEmJfkQtBe3HM4rB4Au88MDY3",
+	"ofc2aRtRVVBqmqB8NwTISkOzeGgcoLoVLpRNN1e0GopW2e/5bA5SD430SoHqGgYPbAmIMxCeZTbuV9jL",
+	"2SNNy4xk0G9gI2mKCAD4gp6gAu2qCYqkGk1VCmKoHjGMsdQtuXVwVY6nraOrUWmJo1W/944OWQqHGPPY",
+	"MTGDd3HjD2yJXkYHl5xKy0TBjSrnLE1ZTCLTBARWR5hGCIB6+ARk/JRQ6dBjqUWKyczYOSaT5FE/CBQH",
+	"+lecwPnOUotsDJjyJ6M2B2HwpUvThAIWzMfA72Xw6Zu3/b9PNp850q1L6dr2bJDO5IR72K+JJAPAqyqB",
+	"b8OUiFw5C7iPy00Rr4BElttEBvNEz14U2uTFDLKVWfbIYlijJAPobty6JdJTGWMv5M4RKUEjeqfcgoc9",
+	"sJZgjJwn/54zH+zPNn/cNMCQcNE4OD2wYUr5A+nAuXsxTRQjck5HzHGmEkmY/b2apfu2yv9xf/+l3+/e",
+	"338ZjO/vv7wa63++GX/6nXdnt+/u0P6n9lcaDZ6O1fymdIb7kqbg4lPJIyvtTiMqQi+1HZBJsjxl6EeD",
+	"6ImdBiKoiDxNEeulXRvWIkZNOkpEpxGtCr+mUNW/ZebaSKG1Np+wlzZr+JkIcNUhpE5vISbVAS9PlCzL",
+	"/or8/nVkcKGdD/pNunkD4Za/ZxtYRc7NJ9BCVd34/GkbvMlnM7rB6dP7xKr+XYEUaIEfhnvlY8cxiXie",
+	"ppFBEM6EaAianbtGaZp+GAdHH7cc26cw0F9BAAaMIl+9OOaLq0ZqG1+lR1dQ1SGi6ldjJtfnN7day3lu",
+	"/gE5gm0NfzcT8U6Iqy2r9f2yanUg4WOltlWfo7Ijhy2sJijGhelDcLbS+HGMbAhPHJ4vlHQkyxKaJn9m",
+	"MWYqIMHDP/XbO1WzCVhc919bq/hRcNC3YGj1hNr6PBRZ0e/EJOFPOAvbXs7MjvXyrCExAsManVO5wPNB",
+	"/1qFQxVvr+NMV2zm9b7OiLx7jRRQCJCmrVmK49MT3yPnAAFClcqSYa5HlysSGUNSVHFoQ1g9VmQxnhxZ",
+	"Arqu7mwjXJqLfCAeUF1CWbvSahKttcm+qPZdvJFV6ln5hm/UqjWcGuW4regD3kfKMzsIFqsyTU1NF3a/",
+	"Wuv3gWb+9wF66DRTwo06o0vU/P3UM2NM128EYQDbpBwaYu40dMBYr+sTlkEJI2oAIPHjWGEhn7EsGTUM",
+	"8vDgYO8gaDYLNX/mZkbTdOvvNBKcM6c2BvP7zUsTDx15ttSo/pl2s+ymRkFnIa126QyJkMDt0MeU9Fgv",
+	"LXZzJQigElLS77759F//qSWpO9Znw83Jy8AkDW1scFyKIzu5utiM3vBS2DZBbUVeXkgE/ui4DsFaRQWj",
+	"vF3OWYQhRjtgH7DxRaWsBRc27uwqIrOhDV78OMWveQHk+kTPnF3ARhrJqcjTWP8s/FVpoMxCwW46aiRx",
+	"Y4bGqeAo7Yh4ZJkxEDkxXlKo8AxqwfsSidIc4C1T9kh5pUQAxnX/pNSc/P735B6X5T5YeRJqwCPyzycu",
+	"YaRQF5xiICEIgVTUh7CA08GHNFWChx/i/3/3u9/9Lto5Rm6G5GjREQGjXm0ibyqCt3xUgWdXnliaLAlt",
+	"gtAaY1HTqMloyHW0p3ITz3kMxzzcYCak1IJHomD9HnFsqXXIRsICwUIfadokrwf9Z5fWGxw8n0dMX9jD",
+	"8PNK6b+2WP6VpfDeYb//9y6Ef2MJO/hblbCt8nQzOxXgh/1VZdHWfHo1f77dRH2wHDHOoCARDNZkxmCC",
+	"E3AWEmnhFFlqxAyIkuA6JpGVXO6xBtnlr5cNmQs9TWCcCqix5XwvZRe+/lIQBhdXj/v4cxiEwd31O987",
+	"/WlDHQMn6ufVRs1mkARwWCKF4nG/4fhZk1IrlIY2ZWEr24KFxVhNRSsFu8pEelakNzSGUGYMx+uDNQOE",
+	"/xGJTCyAcd4h5LkNWMZEiZ2QRJC0Y54xUU6VZ7EkLFR5hQQf8y74o4aZoPGISt0ClqVpbgMidJUgsSCJ",
+	"KsGx2YiFECFXgjBwbTayDTMxH2yChweZv5JoatZAf17X8KDqSnghUe1o25o69IiOi7JkOU+ZlMQNsMa9",
+	"04RDUc41sQoFYnQpcf6a4QSuebtcb/iJ7gM9Jbhba0a9KwfdDy6q//w//s9G/wAAJ2kB2F9rxfdXyx/9",
+	"io1zDVk+LWBF9YV7q1eLGwL3PocZxHh5kSVKYURKbU6ZRcquAooqK0ThROAnhZIO6NuOGCAE+bhwzRZQ",
+	"v/r5kpeulq9Qqb+TjtYfNLxIodVz2JA9kBU3NnODlNZknRPEtr6iZz83c+8TW9pHYP6enjLBmXFmuOjY",
+	"WOTD1Dvjo70x+BZ+rceP1/S4T0UvftHf+N+K/xjKWcNAHtea/Z/OPM6oonORcLWaeUim4KngaHfQO9jE",
+	"Wr+SpZgRNVHcefPOhiQJEYPfBQUf4ttbQ05d4/Air+voYNN8RjHBmXGsf2dBZIrKKGBZKK9XO578uu2/",
+	"KjQbC06jT39T8q6h8JdLmBbBbvWJMeWmUWv7DmfShW86cEq/V0QVeFXY7tZ2qp5FsgW0Z4lVE4yWDrET",
+	"FWKEa8FR8PHrfRBb+r0Pjsh9oNhs/rv7IAQL1kiJTF/u9wb6ghiPJYPnuvv9b58aIazat3mlOOxRe6wN",
+	"STHTA3CbM4Rzx2CbYwz/shga0ovRMCAlc5ZJtC8C4gRILMNgWuqJr66c2ByjU47E6fy3oyfE7+z8t39q",
+	"zyFbWTgdH2kYzgYl7PwtZSrimS+2b6wLs3JN8quybeqbpY5z6mb+6WMvbRStwcvm2ah9AbCbV4ohaUro",
+	"zpM509qtMbT6H/QjoX0XhoiHuRx8RyhzeUFsb9cvTHP4h0Hz2ljpqSz2us7a5hu7lzKm1icetLDiCuqK",
+	"3eJirHmDWabQgeNkJTyMHvlgi8ihKcV4GwD5nXIKleciL0gtIh3M/Pd6YQrNevbTaIekTAG44dJanKkX",
+	"q+iFlaZ09CCPiWQsLoLIEmP2YF8Q6N2FUqpp02Hf699TtRZYgnrEXm2pKubodUbk2v3NSEt3xgRfeEJi",
+	"I/aEH2inMoRba1RS0Op3RKAsdsosDKSFbQftZyYeWQw1zgoAamst7ETwN3j7WW/SIxF6eQCYwjIIgGgQ",
+	"WEQQ+tqjE/gDybinFzzS9DDKmJLOs2WcMQ1YgCN3UDYWB+xvEAYOWg67XTc3hMGXrn6r+0ihwAKEHMM0",
+	"nUCrp7Yl/5pt1Lt2bdr/FgYwA40rP87ErPHGQ4IFh1z/LSMIPeMJbt8grOac6zFylpqapXEOfFwzwm1G",
+	"+4eEx6fFV921G/d5d+mt7Ye7clnuUNGg61nRXtFFd+0O+rpSFUI6tFXyO4i/zVn6AuLLI39GXppbUfNx",
+	"Won1+8gQlFmXFTlt3n5qkZEjA+oO/op5SqEiD0XQ1yVgjzongK19gLVThkuC3WhKj3Ef3JyXGKJtcFLI",
+	"IgCv6TsbZp2OXDbMRjnjsFs2ebgatbR+Z7ccB+2sFQNeuaIcof62g/JlX1RGSczSBM6LhhKNs8qXuQ0I",
+	"m/Zo9P1SwVcLv1uf1V88E6N8ZiNHt9FLjITH0imehtKRjPlQKnj3Jcr6CGMnsHCKlgI2vQiL3YBGcqx3",
+	"E4I7GSw/0ChQaKksV1Ow3evzjd7DDfO9faRvWUVr2Ehbq4+6QcNNG5rzCWbLRksMuWnLGy68ZbOOeTc1",
+	"6cGqbNGiES8NDbqDx+atgSBpaOpRH3FboyYMcRNkRS8kMY8flxEaM0ZjSQZVYN/GogtrmJjtT+uGM0Tx",
+	"vRaZIojf331/Z8ynHvmyZfxtJSzGRMKUoucx3MUSAsoYSToUqtL74bn2hSY11IuKWRfCsvWZoQggWR0P",
+	"sip6Y1XMxapYiSeEO6yMRGgNE1gZlbaalkwU1bqo9jpz3NoR7SNJ1jdalqfsBYY1V7WAmhC0BjhUGsxT",
+	"slndM9pIvU6KeWt7XZA3gTvr8WKvT5/CEtZRuTkLevc8FJ9WfgLlOCcTlt0mTceDm6LacNXZA2bb5jbz",
+	"lD1piJuEtPgEhkEtzZwvw3NQcX5rjTEpS9/taPYDZ5U83hdQ09Th5UrSAdDSEDPopEpG8j//5//aOXYG",
+	"vhfes5j6a44q5oEXsjjn1+n3KavePGG2pfYpApPBNYMM5NG2M2WDLdDwQDBiEQpnCbSfzuhomnBmYfek",
+	"SB9NTKOVHceEfaEjlS69am9oMa+4rtbVctOfPeePjWiIjD8mmeAzDHvNEoi8mIo0tg4lHEDZwHt+9uP5",
+	"55vz0+vz28+XH65vfxp8vjq5ufnlw/VZ0zFZf/9tkrZZsJu+p4/l44TTlHC2SBPUyuMMkZPLnXmZ5fyl",
+	"se+8BEDYZm922yo7j/hWvNu6TR23NqbxytmksITCOttqo1qEdaEwouPc1sJu7FrPpFh5+6UNT00WYNeJ",
+	"JOYFEwRUVMuXLXhp7ZqbGchKf4IVeiafS7rhF9aMY3t4E5mJnIbTG87Q5upEqyLZFqkPAUkhIgyHZVFt",
+	"onYtzqwt+LKzPgzQ8B6jYThPw1peBIeRbUlUH3p6fmRfIgkC1YKN3sGJ2JJzx8Y+jsEQiJpvmB8cgNFv",
+	"DWjOkI2Fxf+aTKjlmqPfUd2vXuirldxsBOHG+8PWAmzVkzPRzLKg0B832Jee4UHPzEuwRZcZ1GPCFptS",
+	"BnyzlQza4li4dTebWERM23WLBwVEDV9FNmTzPZzcGbKxyBgaFampgbssx8NU52ejE3lZhEI0jM+hvse7",
+	"0hIRAjAIxqffjINVm9ufEqnPPA5Wra1LGxgj24y2RdyH04tInEP0AGSvijS1tikT+n9Eoin267OSkRYv",
+	"Eq1TJro7ZqmiZI5A8KbFB1ZFxQHw6TMo3nF9fnJ2cfnjTXA0OAiDou1GqNGDXh9i613RvaPBQQ3Nxm/j",
+	"qeXSvDaayN6gWLHYAAXXDcvrOIZ1hzSkvqPE1g+Qjs/uAckbBFRF1UBE2LCdLRWPFgCyG+eGFRG4AN0C",
+	"vTMZYMc+wLTWjco5XzO6tNi2JpBdDwqEqsG3XYEojS/gjqmGdxn5VD9MF0YwL5eg1+/1N2V0toVw0+N2",
+	"lRIa4gzn3p2NDrA16loL6Wu/sLqHLYEUJ5bkigQDmopJ/mRlzzcgt9bHOiFS688L+qglA2cWLNfwDjYP",
+	"CSXjPE3JaDlKmWFTe4d9uClXkXtDIVwtFl0sh5YkxpCNd1Sx7YbLzct7iixpnNBhnqQq4Sa03mngszkE",
+	"zCbcoFiZbRK6uhpj429O7IrhyYzaB0qJDvgNSFJAItnME4pE8AF6/oNrw79qie7ThqYAfNdltnz3FrTZ",
+	"gm4nlpNUzKRvQOmyglHrgLg/+oQM0aVFNpxFePHWvR1d3JQKmbIC6RnSWEyBRR6DD7kCQwnvmLFam2ew",
+	"e3AQlOycNvPIQjwOGjDELIaM62slWmrtWDxxUz1X1fp9Zbmu7VE/8G2ezRnuTX381nBq/U5OgBvfH6fd",
+	"mt4+sT0z0s8RqqFOUAIrjLsgoy35Ns7VpkjsK2n5xnM6lbvXjvLvIiuBidhlBeFbCU8DpGHwMdt5AVWj",
+	"HoHxvKj/rSPmI9acmXr5nXGhlSDaxmiypKppiEeWTRkkj/2NBYS+E5MVVZrBMlUziKZi0nAqVirbsoyu",
+	"pi79hRfSKGkODkWSziQT+VyScapnhLMY06WUYjEAppbzzBVaI8H6xKvB8SYZJSiQR2xJmyAM8iw1pZyP",
+	"Xr4cpSKPe+bV3kjMjg4PX++9lIxLkXUNN2mMc0ttucNV2/qdmLhCkV74e0EmTaXOMkZHUzpM2THJmMqW",
+	"yA1X1KltT4FQZr4BXmYocgUn6WgkMhaZEilVuzfEqJZpWYkuzFOj4u/Xl64Z5Fx9glRMIADu7vY0JLMk",
+	"TROTZ14tktFaImKNh8urUY0r49WqtjMfGpJtYiFupRp03FRMLNVC2yFJRbn6rlWtYjbMJ5BBOhZB6FU+",
+	"Ror81FwWuWmLrisHbPu0thTwaF3lXgxK/ivU7Q2DVEw2F4mOT63FjDO1f6H1lrVN+NPyOO6kzeLTmr81",
+	"yTVhxxXGusqSKTITUpFXu2Roy2Tc3b7tviad4ShbzpWmqmSWqJ1jkgo+YVkjJqzcG2VMda/0d/oAeu3m",
+	"3gPC9kTNq921aUy5ZFn7wSd3Q++MqGTdhGuumKjkkVU2LZhNt8wVcN8up0q3rV1LLiN8uN77DHCYTeo+",
+	"jGNqQDvgDbB3loZQAuvzfAGNPPsd8rKEE5mDsVcrmMvmaMqHNmh0yaSEUm/6kVCLOsl4bKH8IpqrqciS",
+	"PxtshSmjMcvKs/6n2ZvHP87eLv84e3s4+tef90f/+vOA/Xj5OJrF6Z/2/mUa//Kl/6fdt8vRj18O4t23",
+	"8k8/vm7MYGirgKPnDerfbBTTs6p+QkvmFX7bzlJoVrOJCN63ZY4BNAWXC+RkFLNFwYFlcWigKr0SWpLm",
+	"Gd8iKQ0QEbXoiqv6RXBjCkjq1ZpnYpIxKb8r3+xSawHNSRdbB45BW62BY9to1diS51ZvoGLrZ0Ofb84l",
+	"hHJmXuK7VjKofFjp+G525Cn/A4Ujb6ON20bURXvldoI+jfeHB+Pd7mC8N+rus/1x98344KC7SwfDV+zN",
+	"aC8G9B3HdPO82bCTsbnW+tviMMiQqQVjHOfKRL7q6dJzdEy4Pqqi7ac0ixYWA97Sh5mE5yKXadnitNff",
+	"YHO2IJS2bVYYpV0qN7x2cimcz/XYoCayICfw+0KSCEu6gFMvMiAKkYHTB4R+NsptrKu38TC1xtZ0jdwE",
+	"u+flJjlk+RyLQK/OIltvy7rQip8XQrrZbvUCR2Ujrq0t+kUw6DfhttSt8Wo7fwnmwCLAtMWZcKz7oK+P",
+	"n1vqbJvVRDLrbqvftDkEvJpnyCxkkU6J+dr6bzMdsWMcdagMfacCk6ivPNFbDZPuFwizC9JK57dUPtTy",
+	"g5spXnfMy/4lv5hMLZPPE3km5BeyqFegj7b6xHpMaPEoZvcPM0YfrK7u3gSPICKbowJpIfQtHptJU1pl",
+	"mn+K69IsvY9fs2FmcqnrcgXOre78uoxkclLUr8cQ1syZVyE8wPmfLNZRVcf+iqYBB43jbASMq4ymzZaB",
+	"JtPARpLNcL0mAddenwI3ewaswIFU6WV2+IAEURCNuivnbOQVF4eyFOvlZxh86Zp/d83X8MmVjhKg8ydn",
+	"YocWypnOhL7mO1y8ULz9/pudHjkpG+fMVBaAyUWtex4XzLHVqPF3lLFtiucXhneY9XrCsibdz9Yeu+YY",
+	"uI3KEqJfCWpd7A0O9g77/T7pULJktOJa3msUNVY7se9udXCopjNvqJaU45k3ClleGWbcFENvgpnL3lDP",
+	"aKy5kmmivFALNpwK8dBEB370ckv5V/2V5qwquV0w2XaBzSu8tC1RzavDWxvN5nUfbTVweOtA44Zoaffp",
+	"Q59eWwFyXMy0x0imGZNTkTYfBzaOpC7mtJnqy65MExztNe9HSldWs2Hq3LpUp8Qju3W76bRtS5xskOO3",
+	"aqt5ef4N0UfNyfx+wK2X/Qr5042Omc/mqc9y1hgRsH28QrtoLDqESk07cyBDRrOay6lW7zBo6XQhOjwg",
+	"4RlN0mA77I7Qz7E2M7EhORR1354jOfSpcSSljhWaqdy0mGfJo7hGJle4fwXG2cz+8+KoNMx7S8mWbTNg",
+	"mjb4+oqJm3IMfyWejnP0cwFCu8EZ4inYRqtH8SQKb8mNKsFC+eCAlrl6GoIlNA8pquTMpCnNZrKXihFN",
+	"j173X/dfwou1+XsvlNa/2QxwBPOMEToUj4y87pP/+L9Pi6AITxj7nf9sZ4czIqdCWXFUFoX60udKrExw",
+	"FMz0t5GpxImF2837/T2GhbqpQTULvO6VKpIG9RqEv75utkaDbliYpzKn1qC3tYtWPsX0w5UJZi7Cp8lL",
+	"f0LiRGLShKPTRJIHNlcQJ8+FIkyviDUntGt22/DYBhr7DgXvs0oqgVlaw1t9wlELdMMY3hK5xlgclRSW",
+	"uqLoTjavD/dLx5r+CiWyTq36TqMc8bfWuvNceec9jRI3zMmrr9k6GdAsp56Wzb86kb86hNIn1nWzPeIV",
+	"lkhkbYylxOY9pLhfMRrWsU2TwY2xhbo9mrnC72h72yzUe+WRxu5Ma5Q1NGGnoxGz+FeOrt5YR/WiO6sx",
+	"96b3TyG9tpi90AIjPmObVahY+EDj7DfPQDMK+09iQcRYMY5o+4bnIysENJIiJ6gEJqQ/VQKz9nWCgnmC",
+	"k3cyMQlh3lmseLpGMtVOy9VMwwkML0Jxk85svTBW0GzMazZji3dQHPoJ+A2QRStXHLBBxYSUnSLxkDPp",
+	"Kk6vy7X1tKvfTA3aSrdp0EZ+Hc3imbSAv5I4r5HfB1MW60pk6kN2Pps3FZWAgm5GtBX57FplPrm6MA7r",
+	"hQn0m1LMYw3JfeAXz3A4+tIpllB3HTCJkgwA9bCKgMkEG/R6UI8sNGU7Q+vMwQBQc5CL9FeiFl/HOPnC",
+	"JHpScHZIyqjNR4ePQf0ozEASGL+A0eETxrWGDRJ+JGKG4W9aJAK0mrnNYldhikFmKbQJMnbnuBJWeXP2",
+	"B1McK1HYW6pIzg3YzJeujB+62Ek9/0V+oqMmnIyt3PhrkhlhtW8coremhgW/kyzbkA9V4dBp+nlFCg1b",
+	"EP1Igx3riiqClQxEtlYVKD7TxE1N8omJfn8qbLOlVZtYo4TLQwPPh/JMkIA2PRcyUSJbkk703xCS7vfm",
+	"hchGc5Uo84V0JapDYivTNcE2pqlYnIkFn2Q0Lh9kGrtuxo2OVdN5MHEQmqopFKlJFMZOmOh+iDqb6TNk",
+	"ogjEM5nsooyljEpWgvYpBhqRecI5oFkapQyqsTNOJskj4yGm4g0dDgS0BWXX39gSYe4LibSNARyZhTFL",
+	"xQK8pNQD5oV8BPNB3NfYdUloHid6P1794ce7K/LLyfXlxeWPqPVG90Fsp/A+OCJ6r0QOTbDwMuay7E4H",
+	"FHGalUEizLTXxYuVA83lSfwFKUAzfKWpmNuyeuRd3yplzX6tvt0qmRnrYO5XAYOZm94GQbaXUsWkKfog",
+	"Zomq4ho7tX8bi6iZ4RVYk2b3vxOTup4IEc7No0jFBOJvIZDa2Anvbk+JFvGYNg6ZQpXUl93+7mF3MOju",
+	"7t0O9o/2Bkf9g95gt/8nUJOnSs3l0cuXNrPSZReIbAJ7KX6Z8Jh96f2bhEVobOx1/08EntLznIwTFh+R",
+	"fbewZu7ldgUt6+e83cPBYHevO9jv7g26/YPuoEsfaQJypZeKyaZnM5zf5lXB0N4CVHcLqWJqF37+u4yt",
+	"5mzxTB0HdiqpSuQYkdg8/AvrpXkhyVykyWhpymSNxywr5FVKpSJ7Lnodwij6lRhuvrfoIrjBc85D1VFQ",
+	"XdHKPDWSULlOc4NB5ur8fZdxrao5ncyr3nyERSQ4s6LbZgQZgEwIJkyUJLfvbsiU8lhO6QMDDBQvghjI",
+	"ZrDTIxfKloF0ODlX5+9NgLZJSY8U+6JezlOa8AhrZGi5prVLougDw+xerS+Wl6Cr//vh/MeLS3J6fn17",
+	"8fbi9OT2HK7e8/cXFz/IP5+envw8m5wsLn44mVzc/Wuv17vn8MD55VnDS8GKWJYVX2uSNlemDgJXrTaU",
+	"uXtkTcSCSV6sHCtQXzCNgE2rmnCYcPYdGYRe9xrpTLdRr+KoVRobZWqQcSGiqJok16DAFbXKE8HtYWtV",
+	"tkJkq9T3yu9iSKzVFU2pMqMN7mwUDq1n8yrPJk1BaS62FGDO4np0KSJuFHFU5U9uH1GqO6M/uqIrGRux",
+	"5LGpMxbzo607g4Pd3ad16WaDyNvhEg6DpVBmpA1F5YMkSkwgwu8Z4m6nTOvtDZga4IzAsGiTggswSNyJ",
+	"btI5ubqAVAhz1OSMxXD0xEyJg/6e0Y6vmcqW3ZOxYhmWsyuCcfVZHst0HSMHjOhsyDIXkO0f6nNuiv4k",
+	"j8yAF5figaMj4JM4IvS/Ykmv0MW5+xmQsWB4DDBwHjZBPsRkQoAWE5kdfGiODnECwa768hwOXslMn8Sx",
+	"75OMMR4B90aEPunmDja2XUmBokAs+BGBd8wRSiAVutnGKpLVU0TGRuKRZUbhNco9NBOEAUwfWCIrRlD7",
+	"QI2bTYVUl61Kvr7bGBqiVcxuv7EeSjI/ieOMSdmmDptGL64e92F4F1ePh4Tadyr8ePBmtzc4fN0b9HYh",
+	"NYK97h8dDbbTSSUds/ciZqvYIux+68eIul39TncmYhaRDkT2jkRmQz0NSRR1PaTNNKhkmrYe5sx7Zyur",
+	"KpcdyN5N0rGYNz2//sdO1eqh9XitXEBy7n5IhnmC8Us/rChyd7m2FpLJ13N9wEKVFajDeMLIjyi1GhPC",
+	"5moVkqhhyX6FErtAHZGhrmlOz1Vgw73D/kFvd41VdOWhs7CpWUtA49FyTeohDtATRJ4AKMnKsE2Il5ek",
+	"kWi8/VveeI61e9QfrgS9vvKABysq11aQhKE1SAEOh/4XVCutqlm2nBL7Ms8G6FtSdNt93VSW0RY02rQy",
+	"owe5uGpanlaAsH3q3v5q07bmzDijXy7w0YHn42jRZlfODCjYZ1TRhuraVNECWsgoxeUg7wbw7samTvjS",
+	"M3u7aXIhWWLBDWx8JbhJM4kbvWqAQjvo7+9+q5Un1F9sHxvkWdUdgu0mMRxuQyDlCpCmlazItPgdfKji",
+	"2W4fbLPP9gRx3sTYjxexiVIVRJa24jhlaJZ1sHArUKF0F2/MS8WVS/P54oqrjuM/VOpScePM65yei7Vu",
+	"KjzgZ6ChmUoYxFawPbm6ACOJPkcUClsObtIkZu7dnePncl6RTvS6/3oQ7fzG3quhUNPNHFdHfq19kcFE",
+	"bOnMciSkh/5U39Z3+7JAfN+gClLnEm25wUlsz/RavZ9kIkecegZL4nIR3SbZGx+OdumAdV8NX8fd/dEb",
+	"1qX98aC7O9wb7ccH7HD8aqOU4TThD22GfDW1fbL5YnCiIh0PpVXfefk1ib9VNT3v9oZ9rYukJgCEM5gT",
+	"PiGDPvxXQJgZCVDMX2OQOpZzbQmAs00N8/FYn6VIx0dMw9MepLLtFHvULZJRO8vHb+zklgfwVswCWENY",
+	"smIkjazbmVsqekeLGaYAZMkKKwgUkyuPZvd7h2I60NRnY+xoqnftbmwH9mTx2Khn03F2acylrBY2dvis",
+	"/d7B61evmyIXSqBDq1iDGVA7WKuPG2QHuWJmbopiYE9KlcXXW8JcAH/LzPsSEOzs7D2wZVhJ7Q5LGS9m",
+	"+UNi2Cq6rh5ZZtCCEiUJz2csS0Y2B7cj/K9ZLChr4hRjMJk/sOVO6/p8DcwX9FL1+4Nd0GAtfn9w1B00",
+	"hp3U1qS2FZwDDk78s2SUCYMWFZLoj3/84x+77993z87ITz8dvX9/dHPTG8N/EengviCRW1YUsJH7WLQZ",
+	"3tT+waHPuX0q8Uzo9/fx1/1vXf2za38I/hyVfu7ve/ofh98a8z3NhDgo7BbKasRidj1z1ihMETc8M8Oj",
+	"EQQqeKQEafZu7X3C0i/VMZere7K0A1fNYS1U/9fYuc371brOnxYI4rvRvRgPJUjeVNrcJI6X2/iBSkbu",
+	"rt8Vi2HbqefqrnYYl7SILNn6rGLDLZQw5s9jEqGfvuJMcNZRhWE7TFbqZOBb22I9ZWnzIhk4+pXw116g",
+	"c5pqjRcz/6TBD18AEgjU3ECVf4ZWnLrtMy61tusF661TP1vOlYBXFAJOUkgeE7YIwWvV1f/UaopJgS9P",
+	"IFQeXTdhiSuruR5FWk9ic0x9JrYJPobFWBtuDE02daMdJ+ikSMe3Dj/zd9Yj0c3tyfXt3VWEeCBQMCMT",
+	"I/C4Kev3see1nZBEtxfvz88iYpk8mIDJgrGHmC5JFNMlBgvGNEkNUiTP01S/eXF5e37988m7yJyUIkwa",
+	"j4iRLbgTAEUPDoYWmj57pKnHHUtGT4mxRFShh6A4NHqoDgZ2I3SFSDRpmILA6Ezxm8UkeywOrHV96SHp",
+	"R2Z7wvHx5vbk9uLm9uL0pmd7qY+a0fuTyzs9SLCMuw7Z5hMlWTq2LuxEkQ4XxLqLwPOy0yPXeingXDeG",
+	"q2CIr3ZUn4f17rMFYEY0n0wVyefHejoguiG6Of3p/Ozu3fl1b0a/fDaYPp/BGh8Zj5meaTN9Zi7hkv7m",
+	"kC0FCDXqu30oGWeMEZkK1SvWEECAkCB0h/p65Bh7tSSxQG8SFIAgZ3CIB52UE0sTCKNQgo2A1QLkFGWc",
+	"QAA5CkUlDK26de9gWIZWrKMQK4vghm+qg0cbzBe/GAKGKG4gcdeZkAxI573gMV3uaAb+inRucvjLg4tC",
+	"io5NQLfla1siP4VbQnLpWTi2FkStQSBYpDH+y40c0+zLKM1l8rjSAQSkDOjOOa/yEKgUMGRQDfiRESgF",
+	"oungyBCSI2NZoeN5xh4TYUtQ6IN1kqZkIgxYjnxI5vNfC2xsd/DqkA0PX3df7fX3uoMBe9V9PRq/6tLD",
+	"fv+QxnvxkG5kOVgB3ohgKq4HmHdOvRBun0VVNUAvbcmrnaDJu/E8jwy73TtlOXqNejb8QBtAyYXlzgl3",
+	"TLxqx/bwHdaiozX64ZudYVov1aTYumm9LuG8zpKYJ5pD3t2eVgMovLSBvTdv1vaoDVqLt8ywMQobURuE",
+	"AXQ2CAPL/oIwQLFRtgJ7tzfXV3xqcMlaZgXNbIbABP3Nv7pglNUtWhASt67W216ot+qIck2v6tYN0/JZ",
+	"bFvOCkOiCrgzMlyaGkwZ5K/H5Wp51gy4EE8rmWc/8/k341auB+1sq8Sv4Dhf8KywZI7XD+zUXDlsg5NJ",
+	"+zo6pLumE5TMU0iEcXoB1kyzuoTr+kqIUQ9D1I7Ux5AlBaJR6+xdrFm+OmTr8y1gywSdpAu6lBBcT4RD",
+	"xd1AdLZst4vYB+NbBZx6w7KEyRY4+/drjGJ6Vw3z0QNTx77FyFZLx8OH9QjAcw1BftYC5q1tv3dwsBGW",
+	"EFjLSi8ebvZeBeKl39vse7+O2dRgP9MvQeimo2WtqjiBLbEsHlagXacy6k9RopqzxXqk2ccVHytVmUP4",
+	"SaD3ikN3vTcXP7Jq4OvgIl0cbIEVWWAWSmI/hsFvIldTA/BYikXs7Pf7YDcVuSIQP04LXETjs4Zg5v1/",
+	"IFEyWc9sxNKmHX88IYnQGXVr0+KjkEQz+uWG8fgdVYyPlvro/ZvDV0Lkkki4klcsu2EjH8ty0H8qVqUw",
+	"nLAkfcXCGj5cDcBM/Z0CV/oqxV8du7KgPAdl5r/WrOH8/eBVtpSIMtUJGxjYTmt4zprgqe+reQsHNlv2",
+	"trlEojevnY838tPHD+LTx7v808db9enjT9NPf/l4yfHiddZwUV+4SD59fDvG39PRp48ntLiun7nkn/7y",
+	"8SzGC/oTV/PiIf3CT9NPH88ZfGHnn7ZEO155wvJF1BYhE574LZkUYjDCgvrOXf6sKsVYuKu1uIrngmJv",
+	"jqt4W+pUaNIzizgLv19Pj7fYcAz1PovJZl221Xq1IPEcVKmYlPpqfEovUzF5+VW/U+t0NQdwr2u+03UF",
+	"P5tzAVuCQwwpYWE2I+i3s135/LiNjtpTXA2P3KwYg7NaJCv3xTOVZjCtXbORyOLvq81QbqoJpYhNEqkg",
+	"gMZa88gJJEfMvbpuHRvSBvOM6RMYy51wIumYkZmI2Q5kg0QmD8AY2+eZUGIk0gjCxEJiY84/z0WmIjRN",
+	"W/jlXHoI/cdad7KeOvN0Igk1h8hSrF7DgQs70TBkvFGN2dOyXMvwmFSDNAEmbypko7ew0sNfM+CwIWxu",
+	"q+C4hrze5j0AUwlr1jAcc8cVcjUq0MnVRd1Z3WyjpbLJ/fzLdFldEk1mrsBDaPMwjWkeQQAiP6UIqwdj",
+	"MlKE6ZxQTgt4H+QbaMk8myuTsIRhI51SCdXCBE39VCE44Wf2PZMIGkHkYBQSjO7C5lweLZbLUp5Ze5EJ",
+	"xVBPjlmWGe8dJVdLNRW8OBZF74WWjpdCvRU5j8/1GPS5ATxb2AM/RSokiyk47DZMjoKhNWeEmQhUiucO",
+	"MyWI1lLs+CVTpOM7YO0DmpOlTD+iR12kyJoVMNPlHsdKO9Xcj8CfMcZjs0z6+EmLNo/LB0mcUAIwVPrp",
+	"I9IwhUfkUmg2Zc2GMXkxyeajFysSaVbt6Tasm5AkY60hljxsTwFmed6KGhB0PdSTERIItzb/PhX6NHVj",
+	"E6L8IOuQnHl6L8hWLMZY4Gw8JLxiQyy+s6XaaRl2nadWlsNjT26OVoq+FkOKViEg6VqMSwgmthb5EaGk",
+	"ySSjiR8Fnf6kzYdsRJUpHkUl1ECKWAvHMMeNNhZ5ZvC5do4JraSCD4Wa6jkuYqI3sW2UjEjrIqObIXGg",
+	"XG2ZvJr1MJvmTAsVwvHtI5+VuASwGr8teAdkgDreoafLZx6Oabg7PiuUgF3Q85SIIyMoHFApJoSCy7Yi",
+	"PeyjtpMWwTRGV6+SZCGyh6O1rFFkuv8ThxcANw37LqW2dkx8yc37y9vrnkwZm392IRrWK7hjWb7mzEI8",
+	"WHwKAL0xr84hWiKZMZEDiZWPyi82EwykA8mqSnhFlSBoAUB/IKgmUWREOfDunK9JLQYUNBaTVWPcWZWT",
+	"2/NEuTflNtcY18olEKLw1SMQ4zHpDIgkYN8Gm6MgAzJL+A7JeaqJzfTGvPzZfAb0iRnluZ59rUngUzP6",
+	"5bPRG2TkghbADEAysTAdclhBAHAmlVZRzcLlXCVplQxd5Ii19ZVwfnD+NXszdByEgU+r+lQLjVdwgNx7",
+	"NYFW2sat2TGl3exrY03J2ibjoyFZxQG9eSNencBSypPxvJjWFJhC5Eho20/4KM3jcv70FpMWBpvN26q8",
+	"lG1E8rZpKTdMnWjd/9SWZN2oUutPYqEPF0simepSODu4vQ2quj4Tj/SW1gy0hE68GdKAd4zf9NSMXW2W",
+	"zjjGlpBE0/EtjszY3HWtErNLNVVCNcFquGnzJgsOHw1V6IDhS6YITG9Y1LttAXT4vgQM7HBYTMaqefRS",
+	"MupHfOoSAHxJ4FUVrI7TVMEGi8pEiDgsRt1w1EbI9hVZOi+kwxqOK2YYfUzafzlvLo3ZHjLFuAI0oyTG",
+	"ODo4G1qre2zzjhJVyYlpWJA6nX9vEov1E8qK22UsoA73YNA7aPKwmLfb/PZF44kr/4ruJsduFz51kg4t",
+	"IO+GSxJd/nR9/i8Vq95+f3cw2HRSpGgtbOGI6oW0mf3jXNJKTDPiirAYXH0/0JgYTfOIfL23TOM+OCL3",
+	"AUtB/yf9I9SLi81pQQNNPiJO333wrdnWoImiNWKwMCPMaPaAdeSHDAFcCpm8ARAE7sB1LMrzkj+niz2J",
+	"A592QrMdw8aUJbeOXrfdPK1iLxi7ZELttwhe+gXKkTZJJFPIGCb62J3xoySWGJltqvNyFhod0pTXrToc",
+	"yjKind82msRKmfSNufT1GdEH3BPL8jbmhG38b1VeeYugd1BDfsIjSfgEMniOSHulz+Lpjpwi5jsAp+gJ",
+	"pmnhkMS2sCGoaa7f2Xnm/EJbjh0n7VPbVD+XTV239SzljkstNYVngMfSM6Y7pd9p05ELcTNngIjA7qkY",
+	"0MO6BbxqPw99AztWuDXVcbVughb3RsVbTo2n/PnM5n5GfNN5e3OrOpCEXLGRjJLmOmJov1TLbi014CZu",
+	"0BQbjPorrSce4MB2ZvYnFAx+kml+q5Vps9xXaXZN9H9jAPk2pbmrNthVc9QEUf40C6p7u9lY+V1WSkfY",
+	"fknh6qw2shzLzZv4DfBRloWEDqVIc8V8MLyGvJJVgFVQzB6JBxrF30r8fQ19r4laHliDfeGHu7dvz6/P",
+	"z0JydnFzenJ9pv+JsIGhQ+wLyd3lzfnlLfxe2ru+L7vt1NLJfBC+ndCvcRIz77blF2C7jaCs1KjEtrHS",
+	"VPcCnosqwzf9bMyubI8ghJn8bgjCClXqWa6WOFkRYGjJSP6USGUqJ1b0KWObW1/lVZ/AEiZJpznDrDLS",
+	"DQrONztAsL8Nx3Ycge1GaLJQMS9vYzlgWsHA4HVagZubUs9WT/Q1VU0VSTJ7uS18cU3FuyJWtyIDWEbm",
+	"LEsEHBFnCc8Vk7h59Cf1RdzRABuA96EwV6LQe2M7jv1uGFr9e4WqCTnj8yd2wTsoux129DUYYD2ug+Do",
+	"4E3vdYNGXs08hY43LkoJVKGuuzdGaCNcwRNitAdPitDubvJa1dq2YVz1LZUNYU4fOCPsCxvlhUmoqKtv",
+	"vDM9EjEe32LWpNYx2ZdEnQKwIoX6cmW/fDM0mGlhq1Oy/U692/0iZdW6kCCdgMUsDsnAmUSMDb4T4bk3",
+	"IpIuJVlMlzvH5X6XamTDKMdaNpxSPmIpaOgwckgly/K50lcgM7U1R6uRz3Xd1ddNHK/N3AU9S2LSAccN",
+	"t+ntfNKVS6nYzE1CEu8cE5lnj8kja0mxDA7Hr+guPRx0X8f9YXd/dLjXfRO/Yd2DYfyKvhrvsv5o8H1Z",
+	"ha7EOwZIW7ldyjozYQgmiqhyulyRRNg2RSumpALBbJKbj7zMYi/Wxj5kXgeobjRAwKhMnoGXYWpfmNpz",
+	"lh7tvJJbs7+7v/uktMKNkyaHbJoYaI96qOSKlMnV4Tgw5sIDuaCSjOyWODa+HwgKWCTVeNiWzKBMbc0G",
+	"wCW19g0qH27gwc2zDrFhv1uegWzeEuunP+TYwuYhsG7abMRoNfvqubZlY7Sl7rTXBT+ZbLOszVXZVbrx",
+	"ZjMN7LCNbTQgodZpYdhkWzduVCP4f3RtXNrHJDo1oQYR6WB80dByhJ3jEsPvqGkG9XBMmJ6+XeL/Hb0d",
+	"jPOwDqFgYyhzPtJH2nRZKoB37XyOtj/6n46swsD7Utlb6T1fW/stwJLSNFkLlhRhpkYdLQks5rKC+Odu",
+	"S7RBAgLgnGYSGOuMJBzrBiUZSSmf5HQCsQlUsS50DMACOz8KErF4whB8sAdaR2hj5CL9tMJLACUJAyTR",
+	"GVVsQ8imXwGvaa8Zr+k2o6OHhE/OHxsR42+1AHQn1Ln+0ewbSa7ATddqRwHc+avam2M2z9iIKhavoCOX",
+	"P84eQXuikhTv+YYmV6apJhb8DIntsbFasks0zbQkH3jqh1MBXL1iCGQZTa3/TOlFq5rE1kFhM7vCK7mb",
+	"Tw62WOAGOTEJfxRpFd5v5TrKNuO0HzW/0cDbLJfP576y3iqcwtDDdIYF9Sxl/mZtotRGkVCb87poMEYe",
+	"NA9B5YayCX8nJBHC0UakU9umiJirnzmfYNR7x1WAaDZTlcQAfjwIAwd4i81UABbsU608pkX86rubi98S",
+	"v1orh6HtpknH0oDPA6uaQ1sNGu2b4S7bHw1o9yA+HHf32SvafT18M+r24wHbHe/R/eHB6PlAVb1uPD3X",
+	"Z8Mub5brU2Vs2MMXz5zks9/FdrfK7DHRpHbSzBlvi1ybFsX7TrKsyQCeS5aZgHBTIKoInrXxog2yEzTg",
+	"90xNRbxuZ5z4z66qsX0zTcbKHEWbClXC8SK9rHmIVpe3DAFPrTUwRKSMdAbEwMztGqC5PQM1t1+AzYXk",
+	"wHqFyuu+Fcidbv6iHSRvc/Oubqg+FWLTKp+mH147bp7C8up6s74eJ09TGUZPb10TlLMFTH4bsX2eOWpz",
+	"NToDyqsmfIxJg00tWQbAVXonJ/yYRJQvjRQCOheZX8JMS6H5ArLO9VWMYk1jOrfojUkGADRLGy3t75mS",
+	"WMJOzRd67nRTQRjodspSCR9q0CKfvDmeoRDeEaFFPjYRuQLDzsnN6cUFFFWTZJcoQfaxGbDujNkCAZXh",
+	"lDIuiulBZvpWFfVSSDxuqpv3a9QOLJXT3Y6ZOHQfQ4a74d8IZ2k2Ku7pNTvcJylTmGYfJ5NE6ZNrT1P7",
+	"ZyT1bnRsM+wzNqFZDNHeYgzJ2iavvrQoHi362fAn3T/R7p/73Te9z91PX/fCw/1v/7QRO7JGplV1CjV/",
+	"adbWdAubG0tAGq5T0rDJT01OE8lGeZao5Y1uz6iL4oHxk7ypmhieHKSp5Aq1CTMxK+XNpAJgJ/RCeFe9",
+	"wjj60D6kGSjCVJLoB0YzlhF0v0Kj6HY1VodIvwqXI1M2EdI/IWuBxYDBwglNEyqP8cAJBQx0+yZTMMQm",
+	"RJb82ZTHWyRcIpwJ3ioq9vy+pWoeoRYb2UtDwwmgI1vcEViDnuoItoxWwpLJ1OBQOmRzrtl1nHCq+a8P",
+	"UxNiqgnoK/qNxZQqg/wp4QQPkCESEWSlBfwwlsyjUppzofyFRRq40cN0BwApnprU8Mjk+5jJcbgSHZXl",
+	"ANSov7oTWilkwx3CQjRBkyJlGKCvt6OtTBi99HjlIkuA19qIFPu3DdQ3XcM0SyhCZ+c44cb2PgMH/n5/",
+	"4JYBIgP3bYk6iswKnApaYHKhdpCMVkwN6fiUanBTwqZksGrF7h07q6GdUoer3Tar4CnTjLQLMC0FGqfu",
+	"eI+c09G0QC1+IUlkN6jzWWFwDcVA/io1mmgo5mKDLUGbqUsUrhGJvn6LyJCBWIzcjo92euTUdlWvuykO",
+	"qykXd7pb2dAXg3q3lwcMoxsiQAbEGOUZHOUcCorZokKxkdnHaiokszOVMEASAhe+5jy49a0F/ygobemC",
+	"K9N58gemGeA3/R4W/SmzsN/9DjCyf/c7YCOatuJc83KaEn0DhJmr0klufBOAi4jESgT33M+mLXKgUrpk",
+	"mQnKlqhNzPWKYUGKBhAm3RQ6ocYiW9AsxpfyuVQZozNNwIkE2F2gHEjUL1ldjzDCG3Fmwnte4SsOQLko",
+	"PRmWYWdMidWwKKPhhnbPiyiH0NgTlTERhHZbOa6E5RFBQMjePb/nNYgfIE9ZeC8R+VqKlIWEkmEmFpql",
+	"mJozoI3h2MN7ThX5iPvRvPGpU/pzB2f3KhNaw2a5JDOmsmQE4NDeAdhcjaCD/+W/kF+SDOLkHrUgEFze",
+	"8y45h005FPEyxPRx6dKNQk05EHbeieh8nhrZ8fLfpOA2HUqT/z0nhH3RcgoAyKkp7u5p6rr9BLXYBhFK",
+	"eaybWCFG0XKnG746f08U+6JIx68mvAOEqRuxE6G/VJ8I0vHmDJpBrXTHsbMhHT3kc93SOElZtR28+/Ir",
+	"/n5O4m8vNUNPBY2jyiRN/pzMo52msZlG8nnTa2KkmOrifoh2enqFTpxItomyWC2ZmsUx1mdJolPBFeOq",
+	"e7ucs4gkEr5cWznMQpQmHiAsl2XWW7Ty0pfuYrHo6onq5llqKkpHxYzpToHbQ7oudbRMh4ZGeZaSrnm8",
+	"TPQQtob+e6gvDw0hEIHN2URvihnIfr8fhYbQ8LmmktIFHmiJAIuyr7otg7aA9amkcdJo0vJe6ZETbpy9",
+	"IMn1NgWXDcKu6Gac/LJCGRq0qxTtDw4iWMEfcNzyiAAUdFdkySThpk8gKNNULPwSMPiETQQkCXzOq4OM",
+	"z3/ApyLSGYnZjHYlm9PMgKr3Jj14x1ZRmM4SV0BhJGZIBdHvIjOcpfFuh8RTB0ODMKYb4oKzHT0ncgFM",
+	"WaA6iv12A8qyJYnQfNQ9RfWne6If6mJfI90UJIN+mWshGP1r1yTFdC9szIlfffcYCnKwcQoQwZ3ow9Xt",
+	"xYfLmwgmHMZn2sVXK1+2TaNdJNrB+a332xDYbn8/MtVUG4eAzUijMs+pmr4Azqsv7oTQRON7P4FIl819",
+	"fE+/dE8mLDq2nQN2imRnu4fYH/v9vahHTo2iDLDtBD2MhGtWZrgEUNwNOrw9AJlot9+PanQaGiiigulr",
+	"vUiTpZ1gm7wPBYOV0MqZLZgcVdOYer3effAtwhIUCGulmfg4AYmpWzPiTiu9EnoNvT1HuaN3Qq1NPC4J",
+	"jolKzBRztfl9Yjw2eXDQSzxQQR8M4/W730MeQmY01dwMQzwS/khTSDGb54p0hjSG2QnJIhO62eWcwdLO",
+	"EilBO0xYGocOk5DxfGZhMkWuumLczfQCEYxeg0PAOE1GkJ/37znLYHn1Np0xrd3sHOtODSLXvtelUcZg",
+	"/miKpyCtvB4jHcA28mRkkb5vSBue249cPzMmRZ6NGFw/iMzokHiB4DihxKBhUjUlHaQUTiKgYXskPQYX",
+	"0BcW41OSTSBvDTk47iIM7I60Xh6ZQ4VRy17aW5rzgHtrTnlkmZsR/FrveundtJZtlHkGvMZOH9iztHzW",
+	"LbR8DLfOQYQz/SZyK1IcZkd5lsEwFFXsGIXNYC8qy12hezEg75MfSKcISbO8P/rSndEvXf1kF0xtEYG8",
+	"DVM2G4110IXBgV4Vmc/nIsMKRPgRI2P01zEywBcn+ow3EiaaARLHSrIeqznV5TgIbSOx4eO7bxDN1OxD",
+	"E95PUgEonHDOHBvhRkcQt2pSqUxMFGhs0lBHhVPDvdAXoboZuIq6t7Xi4llf9+dAb0cowZgnnBEQOqQD",
+	"FRmTETF8ICQxUzRJXRk90Kwz0zg2M4iIvyYI32LOZGM8OyuM9U9cjWSnZuiWoNA0AlqoIrpO8EoZa3M0",
+	"TUZT/O5e5CFC6HZKoBD6iDXUfdBKYkjiRD6QMZZdoVq3KLrrxJk/pUck03+RlCqWAaMEeH0gJXlUmGpe",
+	"SLM7TboozbLkEUkl4WTQJ9Ipa4upSGFZzKuh0Vacxm9e2usTeQzEa3i9zUPFEFJ4SDezS2aJiww0ndA8",
+	"4oHNVZemuhsjwTnmUpIkTlF9wtcSSUapkCwGTeXEEiUuFNiuDfiHfkjaJB/TWK84vBjMAwb6R4Jnropi",
+	"UXAv/EhX7780Yaicl59NJGGjqdA8lY4ewiLez5bEcBVDewCYAx2cwOr/ey4UI4lyi4XxQSDZ7m5PHb5D",
+	"UwCSE87jDK0vR0QmX3SraPwlnai9opjWbQrjG6535QgLjGWaMba2PdMYHLVDEzVqIevwfKzbmmIuAQz1",
+	"Cqq2H5EIaDNyFgdX+RXSTUnH6JVkt78Tkkg+JPPIe1C32u/1Co9a8UJ/p0dMbIVVmxHOhdogLx6LBRi6",
+	"GI2h0jvEekWolpmwfJQ8U5FnkHRrLEYAImyqnmgpMRKzYQIxbvoQgS1L5Ci6MfMp5IA43pc4FFSpXVOe",
+	"zQrfCY0s6uOp4MSFLFlzQoHvaI4F2TBRGc2W6PsJCSUypXLqKWsXHHsF4hjK+oC5iWUjTeWG9UPzWPc2",
+	"9oonjNiRIZKIvhzaAyPmg8uyQKb/vPt2GFmzSHTQ/+eo9sxB/593zYHnVuujKLenIo1x717evfNcVZ27",
+	"/wopyCT6Zy0EAF8GQxAy1JNw5e61Smce0OJw58g+5ykBFN8oLlmO5DgsqDhwzrHQLRD6XwjYDroK0BZo",
+	"p3cH8z2RGEAL9w6ighOWgJqu9wEjnSsh1SRjN//9nYUNemBsDu9xMDbsWDvMj5WSwxLNR2AvpiPQ9hdZ",
+	"opRXxVgqMXooqhhL0hFzxuk86bprL+Q9/xf6SGG1rzW/tudsxF9WUzbbMYLO3oEzBxYshvEd6dWr1dsE",
+	"nfeoqB1VGLoMjLVFSpNzlgIGUQe1/cJpGMWJnKd0Cf47PHTaS5f6yo4PuGb0H6RGm1cZudxh6uNmk8ji",
+	"ZuPudsDZxihkCkVDWwpOOpqLa8XICUVfwBcI1NiVTvSlC04XZnlJDUrbmGneAqBZG+aP7vR9QC16f73w",
+	"9X0Amgf0E2yx+uiPABhrs6LLmdCaslFslPOwd+DsJoVRo5LMH7jxq4hMSaypbQ1qlaranYJdhyTieZra",
+	"afdmHOOFkqJqAPBNsHobfHmzw8x7MH+nmIIpQwJAMDIkMvmzYY1JbCAqR5SDHkl2/+P/+Y//F0+MaMI7",
+	"IpBPGIH6bhAUDHofSqEpVDGIjHs2IkOWigW2g0dmTLOmikwyECVOr5Ckg2ZnPEIhyw4bai9Y3V06ezH+",
+	"uQMdNeQCcNtwbrQlG+EUYzUT2KCgklpM/JLO6nacoSQaa54OGuJxfVWBX2lCKkqgSjzloQTyjzFU/0/w",
+	"5UzkEmSsicWY0QfW7GQBB4v+wn3ABR5PNRVHX79FOw0uF4cj6jw9x7AXYc7BIoAHdutvhLMs6ZhjhX/a",
+	"DcvRT+Y8UfTHHPpRFNUt0TUIxJK1Ga33+rDl7Jm6zU709T7wzzbBEbk6f//NGsJLp6+r8/fIYtC4CJva",
+	"5wkvZGhNe6ioWMlwUvLSFg7He36yxg/dAQ8lhMj5hy1zErp9d2Po6577ETQr3dekU7xWirtB7xtXhizu",
+	"edXxjOr2hu7v45Lr2/N533PP6Y08rsHB3ewMB1Rn48BnXJOW4FpNF7kKzZG2MKfGiTQHi4s4ZXeSZTf4",
+	"amQTOvHoYtXRe36oFVjBqzQI18Azi3+jF5yj99hWY4e1Rqd8YdAtrXtEfk+ijT309/wZXPT33Hjg0Tu/",
+	"lU/emPNML+552YsNRxFjNUZTl+fSLrvzjWaPYvmet7iWPYe83kM1h72T62bn4EPohLcG08K9a1C7q4FO",
+	"SYMD/543efCPDVm5z4oF79rau44M0GAKw1dC3PMOVM1ERwQOQAm9fkTwHRuyMaM81ord0pZmBU+4Xh6j",
+	"d88TPonueQdTOiMw/V0BkmWCZaf0KcvnEu7PCsezM14hZ7ewaI9EIuvAKMAV4CyVUNlzDlV4nHseB5uY",
+	"rTkDmXnPjftGcOMFByxYWHfr5UsmHKDDVY+81/QzajN433NnxChOWmZRekTvZDwbJpLMGJU59s5aOChR",
+	"jLuI53tu8ERhc/6FXEMoWBLvkL+Qa9w5f7nnf+l2u/B//Qi4qElnoB+B5UFDM9yDBe3sVm4511ULxZNW",
+	"gm8MSSkiUZ6Dul0nUjE5JmgypmldoOAAoZZzZ88NkPx4fmvHV3Otk45/TvzP//m/rKJYjKD8dS5spyy5",
+	"+N0Jsbq17Q/EIeIOhK4VtaY7+7p/umfV74elHeT+Kgwc+qHj1d+x09c50F/REg74Lbrm2+dWv6yl+ciW",
+	"bEBVS3NoTXMFXK3ezD7j3IuqcQYvZC3kXS5lKiYRSOix4dJIqH6vDGMUPF06uCRX3Mc6JUNzgHdK4RH2",
+	"Atotinujo8WLjCzzeCMUevc8CIM0GTEuId7RRLeczOloyrq7vX4QYrV4V/Z9sVj0KNyGgu/mXfny3cXp",
+	"+eXNObzzrYBygGAX8p//8/8ikL10RhW1KUzk5Ooi8ErBB7u9Pr5sztDBUbDX6/f2MC5yCsGBhmL03L3M",
+	"TST+XDQBa58aDxo12x7W0Qhfi8BrYlBNbJOzKGLcgSUScndzfXJmQlwA8bFHTmDxIMios9/fA7xsT9NL",
+	"9R5bai6bSxYCrDTgnI2oZN2ES8ZlopJHphcaamO9AY+qpelynTKM6y1KaLmzwUUcHAXoKLzDOu2G8/4g",
+	"4qWpT6ZMSlg13MDW2ERA2XURniYS/Vs5sNOUqnLnMd3Sbr//rF/GbzaX8sEg929hsI8fbWrLde7lDzQu",
+	"gMiD/f5g/St33Cq2LMaX9ta/9FZkwySOGcc33qx/49R4vuCFwQafuKLLVND4Voh3NJswfO9gk/E4/9Z7",
+	"FifUpv8dbDJ/kAnMaQpeYXxrg64aVKu7wv+CYb+IguK2qdk+QRgoOpHB0UcIUJbBp29hMM+bdrdRPyqG",
+	"opBgjoNxoYaetNQatiiq+rvdirCk+k/NCY5tDKdRtaCYg33+hSyCy8gvHns4/Wkde7AOX/jsfn//mKhi",
+	"i6MogM+6UJMILkb4Qtvmh2cw0e1X5AAwGt0+fklrwRfx3xIzwCDY+O+DIeyvf8MWDPn/JUO4M3HiRmx7",
+	"MMMiXu40cIhvYU0rePnV7OdvL+F4b3I5in/5FHQG14td7irpoN3O7viwphScvVu362sbWQ9nsGMdEUOG",
+	"1gcWY65OnU3Utzy+YHZ7EbDSigZfPAJbSG/cT0/aph4ylsu3hDUgu24UJUAPA9a4fmu/N8217W79DUzw",
+	"h6/877bDf8vNhrTfLn0re8ttK1C78xbQBwPW66cso1vWCll/Rx85S8JWYnxTOX1sdyxI6d9MMv+whHzQ",
+	"79ivv7pY/4dA/4dA//UF+hY8ZgPR7XOb6Oz83fntOVmrC0RHRpJsJ/JB4G8k5J9Fun8/x/iHhP+HhK9I",
+	"eNKRU5EpiNRZrUoXkE7NO+8iyxhY7obpEpMPzXaqm5nF2BijMUoJwnLiAqgMLK6mnFWBjQzBkgnEQlOO",
+	"jpQZoJnR5Q5Uvx6mYvQgMW4CkuImAoJIjgsVHUCbfRWddKJMLOQ1dBcACvBPRRPOYkwLIjSOZQE+bW33",
+	"CABdxNr1yN3c3vOwx6h8gGg+qLtPOoN+P+z3+w2TMlwWrsNEOYPybr/vxT9DB6D6mQshw6mOjwkdikdG",
+	"EhWWX98l1LziEm2ZtMBnhPqgNg4eMyYRIDO63kUtoDJHxODFhVhjzGLAYZfZl8RAXPfBvT0oPH4AZnhM",
+	"HLBcM0ydRNjk0L5j4b1hxACRQAHnd6npwlze6ZFzDPfSrRSGezKBenlUX3XGeyjsRp3Hl0xpOtbv1fkw",
+	"zMdJmlqQ8eBXVISu9LfiVkMnJCzoTVSdEeCSu/3d5+2IBUxq6Y6bOwSolXWS6v0VOfFvwFhNkAxIYw+p",
+	"4OOnb+FXLXcLzgvTSdA3XNn+Hus9Y48s1cQHts4Ja6y0ovKMyxIXxUKDNbZiy1HaWAJgISGRmNMwXFYA",
+	"+cpEnyZSndjSAN9F7htBR8CnsLhcHUCikfiwboE/HBzIPwgOCO4deGztAloCMytaFe4umUf3bBXZhR5I",
+	"wCraQ7ZdoG/acv8ijZnxJBtwfPPG1mR5a3r8VyRP+8k2aP4amQKQOegaLuf+H/Tp06clEqKntaIbbkC1",
+	"XzWNfHs+zVRwtl4v/R6FExovVM3n0DxPuDtJYtcnALMefb1HvSW+D45I/1tEOiAOivp7SggMEMLXtI4K",
+	"KrbISkU6Kd9UrfWVWAlx0wlCf9QVzfoJHSbGWP2GDA7bpjCfp8a2qWb65X8oZ09Vzv5WT9Z/D/qc2T0v",
+	"5HOpdY50/NoxmE8zYaRjk7eKJC2bo2VqvvuZVl6GVUt6lTF0eflQOYeEwonmDaftSVbfm2G13+8D78Hs",
+	"CtOY4VwfP0XHBQi1fb3OsKGZfQiO8pCLGI1LrLzOMyZMVTnGdoa1d3q4rTWUvQdvHpL5Rs/hMm3y6Htc",
+	"xk0e/Ukv8iYPXpm1+v/Ye/fltpEsb/BVMhS7YbIXpmRZ7p4iY+ILlSy7tC3LGl26prfsNVJEisQIRLKR",
+	"oGS2pyLmr32AfYh5sHmSL/JcMhMgQFHWxa4qTkyXbRLMTOTl5Ln+fl/rKryjLtXKh9wsx7xKWaVTWnsF",
+	"n0zYvVVlKOoaJJzT0O56lsjuS9TGrx8btbtNN4zVLRM2eK/UvEpIitW7pciUNJDbLqDEJx0yPIQVfgQI",
+	"GQkqQ0J1DFmMEGGg0YzH+n7vKau8xBd6yr1OjI4oO2Y7jCs1H2BdI8u7ysCw1DRTlyXU/0P5DiqnuYa3",
+	"HEuomev2xBkUZee6Xm5pGlRFlKA9sVuZMfICuoH6CAaVwzDSeLzsRWMsTadWbFdjVah2aUxUWBv32UCP",
+	"qPqR0OJRtsgqfFvI3L5Sc7Rmg6ldC60nFFq4VKlRzUKB5dnKZubKPpIG14eTQM+aXCB1URJYZSwNakpP",
+	"+zFiH8X3eo6qg2w5Rs4lsD4w3+6Wd4uw+glxwv/2yzrU5WrOQhcpojpsYjfzx/d3ag45Dlt+xM7BFYX6",
+	"/N1PiAhU141zlLpi4y6YTnzNg6wr7CdPYGhBGa/tMSRlalAeUgPhuU5aihs9yxIx1FmWJsrHOsFd9gxB",
+	"mYLG0DHWlmRVM+uIU/MeYvB2w4m6ApDXaG02PonZCOu6qu2IyvPacvymd0oAa7Aoy7/ictk0qiB4+sY7",
+	"5m2hZ1PUwmpG1GL3SAB3MRteqdJ9j9eE6FBtnr0DQGTmUBwyss2TLCpI41tqMk4BgNn2UN2IA5Hr/HmD",
+	"nYfVtUmvdpNQJIAGO/DBE5LqxYzAcCsZExC5wLrcDqPqYTdACBEahU96W9wmv09xkdfy+wnkd7RAig97",
+	"DMBdHEkurIeDQAfvgkdAh0OxEWYAejYZ0roCKhf/CalhG9EG6GABLYSjtHiSywV321cGdpsO9/qWeWrL",
+	"hQwWWMiHumhWcz3e4jG8XPEqanctVlwIt18bd3ABkvliu292PEa3ehxqnrEnE9jfi7dvHvj6gpt37e/7",
+	"Zv6+O538WZKWtx5wn8VhhUvVd2F7A2+EdEKowS/R7YkYMNMgx410Oc7iw6tkIsvhmGuNkMOTgMj+Y2YY",
+	"kmSkKoc4RrgzdGMY2xqws7TZyJA9Zd9lH1/lCUKf9Yszm7t5JHs/NSFoW5uGgY9srFpkAG95ir/5dfVx",
+	"0AyKzun53t7+6Wkk3uweHJ6f7Efi592To4Ojt3amD47evD95t3t28P5osADj0G19A2q88g6e+OtSptms",
+	"UDUu4l9Ozcdfzmcff9kb4v/21Uf47NR8/M9f3lx+/GVXfvzlIP34y2GGD54U8NB//vLzDX5pPzjK8SH7",
+	"59vRx/90/7AtvNf40LsJ/uCsxIft50f5x24T0dij+ojt2gEfWYPg3cXDpi+rh3Kdy3LfVNFwNkORCQIS",
+	"AruNyConMjUI5xws+PNEXaa5SsL0t0E1xR+RHOtuX8i7I4BOPotpLmbTKZRSmar0C8QG0Dq5XyyFR3EC",
+	"cP5YEAmug28DlRK8YJvmgumNsC6IzAXBWrcW37vi8gepmlz9CO8mCRxBf9wajnBV6dnM9MienFuVH9RR",
+	"wrNW7QmJD2RR2UoTJbE2iFFJi8RDPsfB7RwT+G9/EZX3mWEY17JWIYSxgSX6zaEeWZviUbNBqx21nbQA",
+	"jnad+13P/V6E7L192zo1apUwPEAX0i/IL1DV5TnmlBYizRP1OWJjHVJ5oZaM9pwJCeDEzCgGb5s4bVFs",
+	"OX1RvPAa43YUaoxip7tk4566sT761g26atu87on11m3ZuuFyLdm4HsmzHaOujoJMDkad5iWnw0MVo2mA",
+	"Fu6J3cpvMz0CKhYoTXdVDGeHp2Is88SM5ZV37MpJhQCEwHlVItJSdH46Ozs+ZdaLRZhhBgSdFlBZMdWG",
+	"AX2p4GdapNd2QFdqDrQA4SBTI6aziywdAri2taMnqlDZPMQtJuo6bJ4xoyHS7Dh3LhTTolHA5nj/Hb6c",
+	"LOntFsY9QHIXON/2ceTZIvaBRXbdZoxl0QEoaWHnyPMRkMfsRW8B1pr5WRCPNdc3xN3mmH4WgaUvlDDp",
+	"KPfepbA9OmjlPIAuq6AV7/mHAcA/IoB3gL5OM1iBGMGegWk0SQvEe9603ZhN/Mo2jh/3kMK9k9rDN7HK",
+	"EeMm0BvQ3jHMhYQFwfDAWKZ5l3MCkcdhqCcTgvMnEG4PxAbMfgGrGc4pb0RCJBAGy39vxnPRyXXLMkXM",
+	"W0jEBWOZQ6l0rokTi6cRnS1+vsOHEBgirpDmx47a3jbxzn3GSK7dCmTE4fu3bw4HPJYwx8MuB7FJd+Ln",
+	"9v9+3H97cCT29k/ODt4c7O2e7cOnCBm6s7WFTifStXCfI4VHXiVUtDPWkcQj5pnKiIUYuBRDCPVG/PQP",
+	"G0tG9D//9d8fNn6FfSVLz7lTJY8UunBqYF2/u9TFxMGbLhJFpqVR2eWA4IkV1SLZM90AshMK2ccx7ILz",
+	"dGjFLlweftB3qN9Rk6Ate/0+pj0IYz1RZpY1elQO9WgEhVpPa/V9CxtuZ3sFBM4zrd/JfE4vaL65SlLV",
+	"P/TInqXWC3kZjgeS2q6kN+OjoEI0XxD4QBx9nTO8QuwEOgoijVNUzNGkdOrO1Up2m+cwoVQGGjZKxBtp",
+	"RIEIFc0IE1MFyWTxwdHZ/snJ+fHZ/us4hPTpU8XcbBoQJAG2/jOPzjuWZoxh8UWF/kecxEUne4Mvmiec",
+	"bQx6t058cn5kjQh7y+y9f3d8uG+HGYnY2hn4t3D83QjDCI3wwqHS4/IGyVHW6LCGMbS4q91gGpzDD55L",
+	"8ZjeZlyl293NtEJrR3MruhDYRhdu07Mcwgle4kI+Rbwfd9pY83fVqhGWr0LpMFstRCEqYpJEosNMF/wJ",
+	"qV8Mh2M1zzRByUmnyx2uAQLc60KMVAk6lRZGKQGOgiSQLJBoO/pnOn1up6hQxqhElLIAddoKjInM00sr",
+	"EDugYCPvUUQ+LmYIioiO7Cq175aAjkp72RDsfsXRBUzMRck2VWnn3mA6V8Cs70nvATveU+0HBPsRBxaR",
+	"LyCdqizNgQsJSPcBmH+RWD9kQyjUVJu01MUcs3GRDQHIZpF9/5ko1FAXiek6vZL6gCQwEK5gcJrUAGG3",
+	"yeXUjHUpENnJJT2MNDDeEvZTtGD+wBxaHTLNsGA8iVDQxz/u7v31/LhHJtmJAzIixo2oBQHA5R/nugDi",
+	"XJyzZwLeGHjzcWtOUIEG23KihmOZp2aClKdGnP7bYVoi4pJnmwO+BEc1Oi30qJATJM5VyBFYImolV+fH",
+	"P/51/9/3Yu9acp5Vk/5TganKniY3bERW6g6QO+dGFonhy1XxPc1zUwDagAtGk6XGt5C0m1NNy2DnM4w9",
+	"X6mIVB/el23xFjr/jy7Cb6mH56tcGgRycMhy3yf2+3cBw37BS7cgy2tK5SbpCm265ZmjnFOBoB/KXIzl",
+	"tYoW3LDLVapTaulJ9lQ5M23KQfhW37uH9CvdnG7RvAa0ynaYTa3d1u7r3E2SYB/AVZnom9z+SCWMrpua",
+	"kHCSVfcOewUjEYfLq4elKp+bslByEkfWAJloU4oX4m36I3G3OlpkEpfo5isdYXMX9Yxc3YTKNo/SSWB7",
+	"I6d0cRNGTIr2xkQmagD8RkiPRAVBx+fsraXp+YJ/Ag4pPR2zK3U4VsMrVFeqWoMPkIPiALJZJ3O0dlJi",
+	"pKlMKRsTXplAfYT0/gGmHALpjX19sfPi5XKBjssaCPRVfCzhwlTPH45mo79xAfxmDZbEk8bN6b1aYYhp",
+	"d+IM/05D5N8WG9iOZtm1E23UKfw3+i+2/vLyLzsv/mV7Z0EKBcdsVcx//AVplVTjYbXZnjgnr0NKJWg7",
+	"A3/aTJlmWV01asHzfSp16LXO1S26UPq7Bdn9TalbDpW3Xd1qQQ16nwc7tnWjNuZuP9U2XL4F1xnStb2A",
+	"pQzLNsLdEnbxhwADvkQ6brLytVSBr8jGmvY1+mc6jUVHgjNEFsNxeq36QI8J7pCe3TpxJGL0XVBkEf5B",
+	"oUX7QGafCEOPtiNioO1G7PSO93B3Pn+dGrbMY5HLCTHAk//nOTaRJtRBKYve6J/EZ0xepEQPZxMMdiOL",
+	"IRj5pXak86kyoqPsOqFRDPT2y++CUB0LtcjWW4Gm/msOpJ31r1CpWi8EO992hBiNhAE0TPbi7ohlWcrh",
+	"2E7lABrJ5UT964eNZSvxYSOuuJYXxrm+kb7djUR78luIIrKHwHb82vZbeeLAtPJ6HufVELkDEdOa0APL",
+	"ZhkNyxpm4kJdWitMVjIU8Kf9qhZJrtpCTTOJyO2BMUau0LKQuZGYfNORWWaNXsp06SIiVeD1rLa13B1a",
+	"iXhBCiVAQWo2fykL2Jr4Cj2amNSU6VEEznZDJiczrgLeevBj++4VR/XAsWUgDCaMNCHPtMoTYIoHSNCR",
+	"TPMwZAeyPcDN9Ingk7pf1ntjAQj/RhVKlPJKYVQUcomqDlzyJINX4QYond0PA7m9ALVzpdTU1Jasgq2N",
+	"hdFK+t2RVHuGhCSES5UleB5z7YYveCT+Ey4VXEBGFpBqlicGEy3AJ66MYyHKBXkHaNuI8iYdqp7Y9c7k",
+	"k9MzQgwjo10hWy58tRcjS0Bit2Onxa/sg6ggGS5lmqlksLjHCAk3cFiXwOmPZybYed2eOFGXM6MoKLOz",
+	"tRWEXP2KokdGFXV3CGHTVvwbHaxf1xlkG+eqHzpj7CS5sVIsxUVkYOyz6aiQiepiIBuH4Kie0A3lHTCi",
+	"Q65+XQSe/i6VVIL92OSaeVjtgV7vPtp8wPSSJhv9l1FA+HLizjmN72V1xVlirs7+crtx6lbM+L3a3Ova",
+	"av2GOsIJLdNKUQKmSV8p+eRKzaOQAA4EVZKaaSbnxPvGSOGVEGhAxu7B5K/UvCf2HKU6eECFFGWhlOgY",
+	"pRjFkH+7+cX28OvmcJxmSaHyuNsXcaF1+a9lMVMxBIqDsJr9htDuPW87nmJrL+SaxAY3/8wIaBnd2Aai",
+	"fyJ+C5lzYP7sJtcyH6qEaOHPyzSD/OJYyInG4tBJd0BDupSZWRxTfSBjea0AMqtQedkcV/ETdFu2SgzT",
+	"0K/NAF9d/JowvwMR4wD7jWMj2Y7DGgh5YVRe9oXMMjtGJ5UgYtuYn2J7bjIhLrTOFKDLPWbeCE3ZfFlw",
+	"yL/tOm3knjn3jSe9mne/Fz6yJN/Ek8G77Yp50QAVAtc+xSI5ZU0aBoi9KdISsvDF3vujOhH8+xzAcz5b",
+	"bZlAHcJAU2rERBUjlfQhxIS9WSkhk0Qlkf8hfmP1TxrHcFbYQ0JZW5gn4UaY5qg9poapEiOifrGtWEUC",
+	"08Ot8m5VLi9oSWflWeiJd6oYwQDyUvtcciuWXFIzVJofYNaHRNdLikg/wHpnHBveiyB/HtY3EjtbLxHx",
+	"FkQiZKkAWb6dDZwsWYokvby05gLoXc5XA9mBkCg3h8w2qPecFZAeZEdsptYm6sQn+6dnn3aPD4BVgcYv",
+	"7D+OXVa2S6ImNLlpoUs1BIU4S68U6rkQLLyY28Hp/Dkyf9qX2tzZetlty3RgkfBY6cfU/LepKq32ntxS",
+	"Wur21LqS9LdVSUq5H7pAWRUIySWSdkHPIy1qxdpSK6nqGkSAqgJfY1EIn2LGvYGUMqt/QlnUn/70pz/F",
+	"jdGO4GTezanEPzyyKseT6BO36BLgOLKSfR06eXKEqfoSLNc9mjyQpwx74GGg7L/oqoZrOqx767itL/7n",
+	"//v/4Z4kPURmUJIqBfrLu1BKFngO+3S0XJ43FJ1BwooEwskgKaVu+nyxvf4aY0ZleglZ42CMo7Oms7O1",
+	"xeEWHrxzN14Udh4Bi9De7LE9oPbejvExvHqBewgGKyeIHQFfVgyITA6vjO1rpxs5vxYkxiPI1XurQ9yk",
+	"Bkn1AhgsuoAWnasRKm17P1WK11MDOl2pcsByg4GgNohTh5TiiXeoBpsAIG1zRbGhXJfpZaoSpCqqKFo3",
+	"Y2An53erEgXUph+ZAXriZywbqyhiaBN6XSxXCuv+WT9p0k2MF38HtGvvLQMfT7kh3N5vpNzcJnwxtZYr",
+	"GvORWhOS/94VolNFZd4yIzmtL0PTkbjJvkI7cj6mlbxi6DYK/CfVYaT5ogOm5gcTnfiXjzHaaiJT8rIK",
+	"/+qbYlqQ3KteiYidRywA9Qb9q8YH0nKdcCDNCtwxKXXeesWSYdvqzJDfPG8s8wy8VfM9nr9v7eapLc1a",
+	"NXty9KoFBytuiyXq2f2uwGbP0jtA3oQYHpyZ4LTyoFxSrs5VXWmLKqDS5ArHg55lGAmmVnpiFzIu0BXl",
+	"Dz1Fj7hYQ9LWDPqkeysAU9iXw7FvYiyNy53Gak7wPLH2A35zimQO58NMmf7CAKAJytrGnxM0Aw4ORuJ+",
+	"QQRIFI6T+RDCCow7+oPoJMq+qEipxpRSqivskV7iYHdesm5+gb/9GjeLushPCwhFeLgd8lQmSaPoeURX",
+	"D3WzmyTfzN/Db9oi/MItWt3k6jfjBXr0QN1arVpALAP5tXB13keN4sO+PNfbdovOf+ja15p4oYCKygSE",
+	"eWovl0LrklAoApG+6FDns4Be/4lEuphAaDeJIJQ8dRGOKQML4rtdOCHXbOXU3tPSi740H3d3usO1m1eC",
+	"dhtAVPzpZH/3NReXT2U59rG7IY2vKs/CYN5Efj5U+chun+1XrwAqnv/94mnxSO8qCVtWf60UPp10wWPu",
+	"DtA9XNibqFKsZKKRrrSKYaYLZnBCc8xKmDtZY9jXt7XFAsf6Mc7S9+9ep4G2HOFAXbWrsz6z39LHPuU9",
+	"deczi9v81jNr9X6OPckgDH5eP4O6CNzXO0sPwkGpJo/qj4A5gF5a9rAd6XrjPv3GrSSopLgNHsf/cDts",
+	"jt0f3lfRFIn6G8WDgnAUZmVT4bd9gWdGWD0LYVTKskgvZvYH9QDQ6jGfSLgk+ohx8ZqCMvEXrx7bNiKh",
+	"s+RvGPnK1Q387deYsFzUsFAAOWiugjhNzvEY0x616Uj3j2dGEAC/yNW1KsQsB4JmiN7YgXabIzKV1BiI",
+	"zlRzY74mQvNYPgXYg8Sf98S+hFuFFmUu/S6F19r4b4qpNEnMZ5Rn9/V3/ib+fokHwIXgww4xh6TU4ISk",
+	"rD90WmpkJAVCPLQ2qYYk5YqOXC2VZVSXgaLIyZ6e2G0RlANu7OHlTKEWJc0T3kPfWCcKYrcwEWsd6QlP",
+	"/Imd8btqSf6swxebQGPZDirjoy8c4wiBsqmNaSZzypgnVFpZIjtB5IxnB4vtjo9hjNo0T9LrNJnJDJg1",
+	"jegYjSVgdGqtAJkZ+30FaL6PkiESp3s/2T8A6BhRabBUjJ6rgdaFLzORieoJQIvEHFmVDynnhTJY+kj0",
+	"yXoZvAKXOKNy5xrOtWs3wCjOdTWhedceSQU4mkjdyaieWC7o2k4NwtaoxGGJZfOFMskg1QaqH6iuWl8K",
+	"uyiRiHe2tmJICIbh4NJYrcygQteRbrbgK3J9QC2Qd5mSGtetAP9BV1FlOml0KTQwp2nn6cPJssIpzWdB",
+	"pV2hrOC2iwf2KSUjpnbJIfEnm1uxjdnADi904DO7a/ChlDgECiclGi0H4IEB4jF5JC3xTaZU+ZoW9qn1",
+	"ROh8DxeoPdgeHId1XOmPoVq6e+QdFWe4WsCxzpKFe4UF0x3uFoTYXC0Tp9IXOfx5PBLdSk40duLKiYq7",
+	"/YY26hVbFyqDWi8N+PM4JwzdSfkCDkWdkkQxA3LgMzJDf26pNfiZK/34MYOlC6JUAYEB8f1i8XQAzUcg",
+	"odWxW7lJIwvwRD2HIUKE5kP+NBx7pfVilqlIJCpLIXPVtqs+l4WEE5+rzDQhowYYp5yigNXmYcM6U6Yn",
+	"TslR4EUurrlK+lCGxsI8NAvgUghKQOqS37ZVKHcXl1qo/DotdD7Bcp0iRQAAdNo7BXSCUPv2VtnPrxFm",
+	"f//12/1Pp/t7J/tnnxAw4/3PR/sniJlBnxyc7b/DDxB2v7mR493T05/fn7ymH52fciv2R92e2If5BcRb",
+	"4F7kFDE7SKg2L280zY2ps4SEC18oof4xk9nyKwsbCu6sx7w7qhdXw+XRKCZ6fxCA5n2EEa6eIspNri5t",
+	"VYjdQYxaTa5dQ9/Tk6lkgj8nIh3QgJOheUI1raHC5pSztBQ3epYlEKGvMYwh0/2ELYFJ5KrQXOUeqaNW",
+	"kTPEeePypi4MqbNWGk5kLkcqsQpp/UEiOomEulY508+kYbJ3WczKMQhdq39epXnSX0RhjqrSMHKiDqYA",
+	"BVkHkYlEDBIo7lZvP2mc3OMxYuY8SqaJvrYqZVD/DDYHC81AFtKzA0bIDCKYrngX01/Bh4Gij2aoJ/7m",
+	"8++HuMZcyJAWnJEPlded+AzKqMGFgRXVkmAhQMRQ7W6XxTVn9puxvglqfMD84EngFzA6uwYnDLqEvWC2",
+	"8t3tNqsw2H0AwR+DRodHjxo47hLGWQnEO3LwpAUPChPSwJaJ7SFI6BgBovIEqta1XW1CXEG5qO0FMoHc",
+	"PdXtid3MaBxE3yXNubHGBE8RR65IQtZKJCIhucijxLIUKtSAb3J1g6amr8XkuysKqRTsFRkJ2aRr0Jak",
+	"ogjGCQ+LNKvypIM7CRJn7O2ZAJEUAr5AF4zc3qiBjOW1Wn6fWAmztoAqArEqTZ1oXNdefl+2y6mVYQjg",
+	"4/wMLRoJrSKu9IrXb1nobNOdlfZL+GSWA8oxqKTuebyFveuWhVai0Ay4UOPUXh16FiArVV1mjH+apGYK",
+	"JCQFPzgQiTJlmvM1B3c1JDwX6WhcWlEFbqfO3tnh++Mu6v6EukfF5YLeEH1DeAG8P94T57sskwDcSubB",
+	"K0ms8c8y1mKRt8uRw10U+sZgrraY5YnCuzrGp8wxZdjkOmGE8mB6SKM3QbsA6TW1QrYYwSqaAY3NOPkb",
+	"eBQ773RyMTPsqGqhLMa3fu+W9dFig5VunDR48jihHQZyVbXKP7/AhczXLqDvlkiLVvPfZmqm3syy7D7y",
+	"d3ul9X2L6sQDghzN8qpICeWdl3NVCW1fukk2g+Rql8sQmExkKYHyE5wJXCX8gKK4J+JAFgN4R0xfxQxK",
+	"hD722Iq4uBuJGPhg6FtuueKJT60+UhoijsEfRqgcVrlkoOo3vii0TIbS2DaxTLneakXZxODEgNpl62xm",
+	"VNLtidd+wsCYCcUy/j6E7QNRjw4YlL5iqFMytwo1spaNtcroYrGS33SdhTnLU3aI2NFxoz3BVHF2yaxZ",
+	"wW+xEDaBpgC9T2Z4CVJAB0wINPDQNKI9E6Pziii2oQgIgrvMPRxCqQxEI+hKmlMpeI1edKIT5ZxBdKdE",
+	"rshb58o4TlMwbZmZZu/s8OcTb7PbUSkKrTDQDaLPGKFn5VBPVB8mgVsOgADD3Slv4N1yjfnwFzLhF/C9",
+	"2JVEQyUXaY40qsgEkeuwMdpNQOdQQTOkAYmYBhM74xnvYGuZEbWotTVBBYl7AuSQ6UMaE/frZowWgtb8",
+	"mXFeUoxOYSirg1qCYy01mIDbtWu24wntPGwkHBvMQ9X+rGnhjo4o9QAKpKqvHmw9Ux8bnxyanoHY2f4B",
+	"5+VElcX8+S64Jx3Mo3+jf1gJHpDg+f6eGRHDt5iaH/O0uBK0gXi1tR1IL0EOkYBw2G25gkAlfdJVdd7I",
+	"v4INPTMIH+rmg8N921tb+A6yFJmSVMbmBEuhS9bmIGzr35I3R5pD3oXVQOJWhQxywR5XGYMuvmtFjK4n",
+	"QGClyO5aHVurY4+njsGREEaVrCJ9hTaGnq0VkYlqIaxoIVqCqR8MdUui33tkOYaG6gyHxzBomZY9ccRe",
+	"yC8fNsgn/GGjL375+GvcXPr+Bh961EAKdHFAr7ys7r0e4OutEQtr9Fn1GQq2Jq/kKjiFjAyErWC5Asdc",
+	"/Zaje7UREDUMQKZlv6oeg18/ElJwQqKI8bvYg/vEKrczEYsOgyLaO2ggAOETnMoq0LN1LmY5ZbQQ3bhz",
+	"W18oYh0PqxuD7/Vl5WauHZ5ADfGnEsO02B8r4VRRTiiLlMhEYB0QqK0YHpXmMRSAw8ZojtP2Ypz2T+zo",
+	"r6jInAMFcYF+6F/HJHb21F8USl5hJ4bjzQXEY9jTFaxhsI1IpZwZJToANAkMpC4u5Zzodlen6NCfyOxS",
+	"F3btbQcQu2EAxApiuB09AvtVKJZpd3mYajSgABgb0BF9nAD+2bz9gsytZ96q6DoOyR9naVY+T/PqnjZ9",
+	"EZuhzBRiOZJRGfu3ttbj52nxPJP5KJgME/EEIBQT4DpVBmZt2kRlpbTtJfomN1C2GrOpa+zfJqqU1hqP",
+	"29Ae8QA/VhACGkcJ8I10wOo9sOIdADR4tJPWuuA68b8ZXVLWt03jvVhT2Ta/kOx10JKrELot7E/W1TyA",
+	"E2trwFOQllZeGIxxw8U6964za6yzfVyQPZ0rtMMRlVfWL6q0DCOiLl7qnoK7ottGFhfImPvg+ntAf2xQ",
+	"gFx9wexvq6P3v6OG7iAM1gxz3wyr/y718kRBt8q5jG5PkWw9dYG6Cuktg5Yz1Vhje5/T8Ih33rqQ5MmL",
+	"bVfbpnerbcJfUrXSwt1Dd8AnAoUg8b1SvnDdCHQ5ld5lzLdBJZcNWIqKWT4QgNvHRMNcdYbX0SUy3tRc",
+	"yI3H55gH/YgHyPXRBrBA36/PzJOfGb/daunaD3J6aJTLi85d7aXb8ODKwEgmxDpC9iyqvVw4PuDLgMAW",
+	"nhOwhaFAE3KaUduqevCQlQmh4+R0qvKE6FxkkhDLWIDsSmwLOldQp1kPTrIzwSensl+hH4wyLYlBDKOA",
+	"YUI6aJpQyY5xNqxgciE1VETh9FdUUcCAchl6SaGnU47U0XPYPgwa59TNMyTHBKE3jNiKi9nlpZ1ByEpK",
+	"S2jUcNbfyL6FofRKTOJEugakYWtrmr7Gi76Tlq6tG0qexcxZCI7xJ9g4YRHSgiOfralFkCHjFsOwQMIV",
+	"45aN6yrGM9wnAzejQGEnYsyJp1nEtPjn2IRKYjHUs5y2qPNlVfYrz3oHk5KqG/b86HT/6AyQDnrgYcE4",
+	"VO71oJQTh4ChbbBEgkM4rK5nNAAHBEJ9KW/PLuz6it/M8AnjDR9cQ6ZUMvEkfuQR22gm4sETVaHiISfh",
+	"Rh/8g1ELNc/D+014Or6Rz2TV609IewzKNdLBHwHpQBdCfS4V+Kjvdgk7LTTTo3RJSuf+Z5cTjOne4Ka1",
+	"RparVOoAdbFLCcAs9wqBKGmlZ4enYXS+89PZ2fEpStfJrJzJzD7RjSgr07AD2s6CvXcYRQV8uy+CS82O",
+	"iCP5NZHniqGluCl0PqrkqCceXOHw/ds3hxVwhQCFht5IJkmhjBkgE9PUHvtKoa4d1IeNv+tZ4T+2GjU9",
+	"+2FjEBaDaXv1/WVbXMxLvAytVIc7zcGuyXyuc/XM9MXFsJhPkbfTY+j+ZbvbE28wrwFWkaskZkA7PVWF",
+	"f/3qK2Dyw9nesZgq+wC/WPzvz9/o4kYWiUrs3yAjKh3lcIVSRFKWpdWIfJFztVqZazSg2muoc74ARjMF",
+	"cRx6Oz0rrfKC9YozIGcDJemV/Y09BGV6rXjFmfWOBp8akWmIhkDaK+4tOYR2YP1fiEnKvJsvXtl/uNYn",
+	"ulD8jRiLjstTiYNElbg7oOwn6hLHLUyZZplAnllQhGbDoTLmcpbh/IthpiSV1tMvnxl8v4F/F7tGl7oY",
+	"aShX394R40BB9D/LIPMEJ7vn4Tp6VvK+g6TgGBnN6ZDFXJwRloBXOR34gQrpb2dn60U3srcGBHkkFyLG",
+	"El7u04T66kBngBZyk8QDEWeJnMZUSUTcuxDgc+R72G23J/bC/mCLUjSLMrBDLIUglUzFfSHF8f47YiyJ",
+	"S/W53JxmMs1jqiSdqqGrcXqGDIwDMQLKQ3sEuODGsH7C5OtUlD8zqr1zV2EFP4ISI9prx/vvIMJkZ2ha",
+	"cnU+poTrqQcxdaKOKkpB/i1Ix/riHhf6Ok1UYYKAaPzlw8aUP4cw/ocNO/NWGH/YiMSHDbsaHzY+/hp3",
+	"OQlM4zSbYC164mfY67h0KBaTtFDDUgeMl2gSOCd2fPh699iu/6zIYtCtwSKCihu4DGDBc+0qbuzACHsW",
+	"C4QgylrfT6mhcVTim1gH5QfVd3W3qN7LYjhmVt/Yfsw6OibZw0c/SmPNLyPiizRPXh/FdOAvrC7hrw2e",
+	"lAFxTWYuDQyk67RIr9NMjdAOEvGo0LPpic6UiYmemUf2zAj40ohODsTA9kRhiBfLuMxsOGYJQYH3sEIJ",
+	"3q5Tnx+enFwHdwYGnvVNHonz05Pd190BCuVMWgGCXRhVIjIFvJIvo8IhIvxE5/z0ZO8npC3G+x1S3jiH",
+	"NdgULvJr71PaMkFBs5MplVI7exPS2c70UGYkJeAiAildanvJ+B9Yea5npR2D7zpE4rC3obEbpDPLC/vK",
+	"VmOKoPrcZPoGyczhfAVqh/1hWcwM8BZWS8nszuD0QDjLryjzFUFWIFXXkSHWCsPxZaqXwc+UGxvzqYxR",
+	"KPi38VMAwHYcl+bUXJKgHbx3glnD7TRw2bd0eCE3k9u2sghmBwR+KJipipzZlV40hINQAXwcm+nQtu0N",
+	"pmjDi/A7WD5qEtwg1v55TDuLhmysidlgah3q0QgE5NMaWN9t6t+Z1u9kPuc89XtbTV8TebSS1l5S1RMx",
+	"86ZVTa8GAaKSbn/heNIzdBhzfTO45fwPZb56iJPetdl+p/vBDZJvxFzf9GuDMKUuKGu58pIkcom/WmaZ",
+	"N8r4BgXissXpYk2BpFPwRVX8DkRztjkaU+N5pXq6Ml2dRqkXEE9XBGoge6tS7oZw8R1fVkVvF0YNdZ4Y",
+	"K+TGSibgr/qyETzS5DiGn1Bz9DaigC4mco5KvkoqGPQvt5bCy6d5OplNQjD5NC/VSMHa16z8anIfvHxg",
+	"r5+bRWtdo/u70Qu+n1MCGxvPpIqCDY3Ms07/IXk/CB6w1h4VIbDeYJX6xjvDDuPhkgdIrNoLzltV2fxB",
+	"0gd8238UNA67j3B9WjfSRJVFOjQrRRn9eaZfcTDxuNBWXVUzI+zFDsguBimjrb0kS9EhmAGx1dvq7Tjf",
+	"TvBDo4prBWiYZljIqep793ihhiq9Bl8C4jx0pqqoFqd1I5GkZggeCx+4uJgv4Aahy2pWAOpGNUSRqGk5",
+	"JuV0MklL0KbzIYRIqr0NyCufyZHo+MovXYo5ULnlZTfywzfMbgT4hCZNKJ0UrFGqQbZdVD39VmBLc+Wj",
+	"CzOISKBQd+PYPT7wBTEX87AyOU/oZ1EYGEooQdEM3PXBZdAguhXoncHN4vZWT+yBR6kgV4YwKeS5BhbM",
+	"tND2yGK0CfnGAVikEuwYUivMEMAWQ3ivUSzF9MTrWYFV7DwkPSvtH76iCqM79s7Y3tryYCwU/k6ZwhcE",
+	"GTXSEz+PNUp12GviUmeZvjEinqb5KO5brdpJwlypxJqacBMFJrr9xbF9HMzFYkalRGSqk6Yu4mpN3L9O",
+	"ZJ5Ie41RFV7QDOY5S+RRpf41cqOyVcqXDXtrcAYrp8hKft+zlVzQcW9YqMSOQ2ammcD4HUmCW4V5m+5e",
+	"J0xpVG9Icny9BP4aeXo3h3ownRM3JyxAT+emVJNQgsKxXbHYo3rEMTvafmJP+mLlRy3eWBcpnWrcsZp/",
+	"D0DoIDRCOB4w7sMx0GmbGfR5yJJ9C8UsL9OJEp3YjGdlom/ymI5AkhorDjBQawf+DH4cUwybHwPnODhw",
+	"NSkUVjyMwHMLO9+3e6HKG6WC501zZcqRHTldeo9anwIdLStLqcwh6cvSXK3LUyrlKW2zFB4nXs36gdr8",
+	"An9QMpRRJVycy1JyTygpo3LZuCvX67tEypwYcN/lUIyZJrG9yKdKlkyzg3Fu0FOImxWtKI/1MXF3TVoO",
+	"oEEMTyBRs+36OXbta1aIZavxpocfUpClJ3ap1nSsb8TEXgFQAungtgIan+bG2nhEcPZOVblrh3ZCI9u4",
+	"ey4ONnCQmK8F3g70f1AJNvrbUWAJbLdNoH4+zPQsuXtmMY8Z1Ji2k+26qsz3OpXsyROF3ULIlh3ujnaz",
+	"OFmeQgx0H1b3B898tJiOEyBYsPHcPAz2qlpBMdI6IeeJLHEHeQFkNMFNY2QViNsAgmmkrW3tbmbGP1PD",
+	"NOGUJkoakmahu76Ix2U5/QS/jdHpL/lVWPRxvX34Uqg8qwTizboQO9vbyE4gOvZfL17Sv2Smc9W1iu9/",
+	"qGFJ/hWrGsCVLkWhbyA9jlmOFkoEI1aJxctuRPrJWGbXHFXnN3JmjNU8snBFIMkfxjEAbRh945wG0Mk1",
+	"vUwkXn3+HImdrX+JxM72D/ZvL+x/Xtr/7ETif/7rv7uoRZdFytGjCzm80peXqIxhHhrMIUOKwxRS2hiP",
+	"xy9qasSVtXB80A+0MjAwfczEVWd0IxeWJ9N5IW8MQnmYNMYCK6byQ4LHiI9+Otn/v4N0NB5WmvTEqYKA",
+	"Bp8diPKgOXB8fmZnwN2lmwAwmcQRD89daY77Nnw8vselY5W3e185h+kkLVdhhDi9SqePywbB79KmIr4H",
+	"VuOR8lSNdXUEV9Rd7liYIIt10vI3qaG+/11zt60M9kW9DGCJ2ktHFdy9X91RS8L0O1lc3UVpRnXZxIvK",
+	"sL1l4KsA51YXDF1banGhyBdmpVKVhcKdBMR8LSDE+6AqdTfMs64+jU4TeIkgmylXn0txkenhlaumKAsl",
+	"Jz4/Gbso/dPFDO5xlscLVy7kiRi8gkCx9GH5hldzYfKm2wLyZgNvwICoBl0g3usjcAeYUs4r8ifXItP5",
+	"SBU03d5LCFnj0IzMIH2iUNJALTRhlasbdwfBvuje42rAnd1wOdwtDB0YE2lij8aL7ejFy493tg1OVYap",
+	"Ol8fXr6vXXOTZln1qDyWiROctfrpXKcN//7ThiuK4m0XH+3E2zw3Hmp8ZY9owDPRDoLjdd1Zho5Tx+JQ",
+	"MTbYccKitWaJcHwDCS4WyCIq2GZV6JwKivpyAJ2j8NHHdVP6jpZ7KxvmeO2rXFADm+cp2PPVlV0JVqep",
+	"yb41m+0+JlNfXctsJjGBtKaPGizSItT7SVrap+AetvpESP/lAn4YOYscfiPCvqBHQpbDMaZZMKKNP0YE",
+	"wg4PUhiJ/QYw2LJIRyOI28nhUKMDo9QiDl/xUzmfKsDOL9QSBhoCp4occ/0CQk9cmeq4v2gdE1goz+kz",
+	"UG5KO2vdSMR2xC2/CGaegYkQDjrmuWj5oZuq2o8HFWAgcFBcUrS1ERqoAfVnAdon4gxYr7EuiqkF/B9M",
+	"tr0NAWh1bB6YKl3U33wJWE9lmLdA9iA2D8XCNRgNbj4whpTrpeL57M3u6wA3tA1FJ9xKj5TfGHaBh/+p",
+	"y8IqL3mXe2ANp7OG01kFTqdx8yy5GxuVwk0UICtlGy1qeox0z161JaKxDpu4SArqshzTgh3UpidOrITs",
+	"i7gcF8rYayqORKxnpb6EqgFA85Kl/ETzmWZpObcfuos37onXOF6g5Ixv1MVY6yuA+/pHCXUzaiLTzCGB",
+	"wa8JbjLuEc4PcIu3yz7RSZGat12DncrhlRxxjRPRRQLpAYDshegQ3dvV2GOc+adSZrm7thJX/Lr3pKLn",
+	"94TF4x2fbWfszgcbk39WONaV3Wp/ZU8J4CePdRmHmqcz9xjOEZKsQG0FlxZWW3nGZfuovcwgj2ogYgjz",
+	"WJVVJb5dTieGpwE/K3KFlA7Kz//0U5lOVDwQcalHoyxsKFSNFwaID7Gf06onVlAdnb3ZO4wcygpWCd5+",
+	"+Ow98WRHDztrOXiwXN+73fgQxl9JU363M/ClYgrdCUOuxQ0SoMixiQdcwxXSygEyDOupYUsS4pZsbByd",
+	"vXl9GKrJK+Nh4cAX1OeHyfQ+qlgK16oYK1k+OFxcu8r7OwWN+21gwN1VmYzueK9wk3fCfrv/Rn9kU229",
+	"V58c0eruG/WuAVr/++VxWmLsI7wqlbn8RaAyVZJTHyE5BvCZIE5n9ZMYKHHouogdmRmyTxquryWvTCUK",
+	"WPV0iQ5mh9g2HTy1bZq1R/cherwSxk+4SY0iSht98R9qaG81dJhhu+z9Y5Ag6LUn9jw8gCR/GTnHsvRK",
+	"kVFT4UyJKmQnHs28cCnUHkd1uXNpN7wukIyHnGFWN2Aqfax0gJQlVjUXRctsmjy9F+ocOv3teKEkwJnl",
+	"+kakZu2GWruhatIYt/ODuaEaNPVNFmIrWbFB2KEeQTERgzMwe2+Nmt39uEveGUiwAZUekPYo6NkIvtkO",
+	"1Fa3GvdoNE+lyVB/y+KQPEFrPeapfT3Vc9O0aR9dp2kMlO4mgE5Eu78+qD7lCEAhUnhw0L9CPl4OXNKv",
+	"TU8cLDp8TS28SCG+YKQY6vtErX1aiAFGdTYRLwJ6Fdo2ACnSzAeB0bhBq15Sc7wh0Luz7R2PLMTZ1Gdg",
+	"rEfGtnbdZUE0yCRpOKlPEQrDnr59RIxfeblgwjzzJFkHwtYayIIc3U2a0yV0Tbg+qC6y+YXl0creRCdN",
+	"eYSOt4mEH6YfBAqMFUn8sMf5IP+Y6OxsbfW9uYb24fH5GQkvVVZFc3ewTG0J2P5XcTeGkuphvI7UojBo",
+	"deZP4oQMxcva7fjt3I5tesb9HI9udRtjzV9/HGoeyXudhce6Mdfb+Mk9knfavPdV3G8vtqJ9Ui9mofSD",
+	"lWxpetYISmoIyyIKBUgyQDAYwiaQD9P9VGbplYqc6dxoHR/Tw495hA74FVxnLQfIvyu/wzofN7RYF+cn",
+	"2OhucgOdih7bzPRo84vTlm7dfJkeWUUAMr3t+0rEpA7QQaHZykaUDLFPOZpxluZX6AnP9CgG0BZ++Yjf",
+	"BIFmyY2FVU+Nd0Pz/h0p3r6HerRYOgmQ+VNZjj1iPvxxCzwZUmqHAGUOvOUxyyeDN2kHwYtgTQDJHvCX",
+	"SjXtra+OrzxSJ0omkF3Lm9jO8IoH6sutpkeIvLFwbnHf54UapQbAozygzUAc//Xtybvm3IS0ZDJ512SV",
+	"BY+vA6h2C4i/OoFVws8gBR7R0cPvsfkLBdnPbsy6oCOa9MRuMoFkwzybAxMM+qKqcE5iohME+nVYIBKR",
+	"m6DuPIBhxJr1QmeqqQbOzh+twfd7uBsNKhq1GJrrT4iRRqWND2Y98T7yVZO935erZRV41R9nZv6t0QTx",
+	"mDuymfCQ3yZK7La77TaeTct0oiKRyFIGIHFjJTOC5UsBwKx0wOqEGNcTR0olxoO2fRuotgV4tp7YJ36o",
+	"0Qzrd5QJcLgDMMUJEmgD+gQ84OHuCgArL4t0CkwKU0jtoqJpmRlNL9sGBQvxJXw7nMhYQC30ggyCJXpU",
+	"2pp2TDiGD7SDnz4tMtzT5dGP1fBKWNMtV2Y5oJzPkW8JmpgKWQHdcf8LNdd/pbMZM8Rm1VLq89mFcDtV",
+	"lV/I4dUIN1pYk08ZhAPiMx8rV8m9p+1FUGJ2OfcwlLm4UF4zdrhfkKwhPegvEAueQkDDI08W6Whcmr6Q",
+	"q966cMZWv3UbtjzNBCab36fiHDFO4SJn/cpf1e5iXP1CJBFKtuQ34pmiLY+xm+QWM5aKhRH2cx08+W5R",
+	"2u+rRmyvtKZvUZ4/nOZxwCZ0TZrdpnbAw5u+1TYVxErUt/s1gep/R7K07nPqwLGOqHLeCjEGG6Y6JYjc",
+	"FrOc5GxaQKiFQHK7A6S8QBnY7LHa5RE8Qf3NQl8tJ94rFws+OEKNr1qZ37k0+G2chK9znjWt0mpHxin4",
+	"rUfmLLz4S5np0UxxvgZ9Drg8rNtZ7aCY5RGqAUBxEusiHaV5jB+ledea3zUfsHTmn3+cPumGKBGQlAkV",
+	"zVW4CIYdxxon9wJMgIShGiJqhWwS904FVFzQE8Qz1VhF6JwMHV2w0lURBNEim3QXkfLESJUMz02KTlkW",
+	"6cUMidJ1MQH0aSM69v0ckF4kiFogEhP5Gf+SgbUfIV8tgKFPMzk/gtkAKyUt5/ZxMmkQSxi1LA1TwkXw",
+	"kK8SCwJCdT06rh+ulRQTYILoC/VZDstsjkCFgRjleDM5kGJhxvrGEB0vTRnVHXuriKbfkdzQ9FPMGiec",
+	"8MJdbrIVqix7HKxxX8T4QIwI7fiqld/ZYXUDZdGVjiJFBWDCZ+nEbqMY/3nmqkJxriby86nKk0PEiY9D",
+	"qmHXWIwFl/RlnW9VxICYwP2ARxoqkjS4P4F/Vl86f1ngJ4Ydj6X8PbFbO+ZVlxaDTeECINQcVQc1Xjs+",
+	"iOGunaXEr+/zrFacmxoYehubK/ijVtaGoWFUc36N6n0f5MNslqjw8D5rLPdtGws++hXMso8eQbpLEezv",
+	"7Xp92jJY3rvOZCVbNhRPt0AfBaZfq+HuuckXgkoCIFAv5nxwo0DPCgJHnZi2B4Id+d+fnxySTPKf/Q3v",
+	"vhhAR/NSDksPuer6RarGsQJ+nqQnkN1vMjPEPCrGZTm1QsT+acT5yaETzsgllKP1C0SuACXLBR/dgYjp",
+	"+iWWP1kqU8ZV3xtClhQqU9IAfso0zVHaB4NEr51xFItI8mebuVJzEDnVeaGH/6rmhrBTsVbYauKJ+oyK",
+	"OUUXmMGV4FAAF9i2LdE3AvSbzJbEyowjfKR7S5YwMZ3wmUJN1ORCEQ3oOB2NAecF+metZAoc5O41z08O",
+	"AaVwmubkDMS4SpPHFRPPMn2jCtec3T6lUdllH98XIF9xe+L++V/gwnytb/JRIROFeg8CObou2BdaeTKO",
+	"AMw2csEX7jI1drS5SgKIWnAtQc1Owr8XneO/vj0/Fj/vnhwdHL2NRPxhw335YaMPTtm4+5RBF6PKk9Bd",
+	"8xi5sL6DB3fiLA3GBHvKk3k+WECmejB9B9+73+cPktLqXc68Mi13zi2mYKHAn9fKMcYMBR5BHQSavQ6M",
+	"Z/QcWpVJMNeH6Lw5PXt/jKZGoZ6neVqmMksNRY+xyM/FA3LfDnlN+i7SwRq/VVhVzhyXeqpylTDywunZ",
+	"7smZ3aQ3RVqWVj5gkEnQu1E45p+q0JG//OErgl5LC8edYp4RdkoiLjM5MsLYm4DtDnqo4IrADkauhZGX",
+	"CgQWMcHuHh9gkMaxlzqgtomeqLxkNhQglgZOOj97oMvj8KpAWQRUWOVYweXZ3try2SzM2EcBNMx6cb/h",
+	"QJonggP6IWbpi5DVlKpJdV4WOosdw9zqvnqdKy+oXckqiGnTbUSIhX34cGLyhOYwePUHEY7c7lgacaFG",
+	"s/yPwjPHLx7oP0sjXHxaVsQI5cetRmCtPVZj4XifH/sTaverO8YLZXfL4Y5OuZHHdLJyJ21VcrtZ5t9m",
+	"nRAY2mkmWB+3s9xnDZtrk4iqWi+w1/i9qQhwH7+M+aNPxONcBB8BYRB7voAgA7JSrVZsyMizl8TA+7qe",
+	"Gd8HgrUEe5KZ3Ailu0T6QjkstDH+skJiDLqEeuLnIkWQ0dO9n/Z+CtBA5z2B74bMeUzYFfSPXKamJ87J",
+	"m8Rf9VtYg7AJnu8fwbH4SEozd4JQ3EyU+4SBT+4feNHalGA3l6lxE7wGzf69F4GRyLCnmtefUs4hdpGs",
+	"LJvwEC/h7/1mkgkkTSCalssZGCjmJDnt+OvFDLawljKNUobl/lrI/M6FDB7++8uYL4FMuL0YAiAYPU1o",
+	"UKyWtJJ3jJRTm+/OIEg/PEgemauJB3jLEVuXsj15KZvxe+crdvRX6vf30tNJBcfiAb7vyNnk1HQ0Um/T",
+	"0M/d8VpN5/7uD9haX/6Nqa5feey+RnV9TBX01oNU1Sp/R+fod6oR/raUs1VPUbJZSnPVnhwQcsYwuVw/",
+	"6CfhEAjEmwG0GnJeIKnOMdh56hjMWLLmWJoPkdEOYtnFLBfluNCzEWbIVUhnESA+MaIjmd12qIsEA9W2",
+	"o6Of9t6/c0ykHityNrkA5tS89PDWVCRguj1xUFIuhXF1BM88IglxplaxJl3bnAOGSEqGeGs4p8unedmf",
+	"dR3aycHR2f7J33YP/YFBem9rq6JXOcYPYoqyGNE53ftp9zW/XDcSF7oc12j1B6GhizM0y12pBIeD8pYu",
+	"uManvNGV3/XEIdZIVEm4ANYZhKGbDGItdovriH7zRBjAALUvj0SFAgJ9gGxSRUpf5CS0b4hchwNqgOgM",
+	"otr7R0xFXNlrKTAGlbDOqcGQHHoqfDogERTjm8ynSsR2+uLIq1F54l2V4Q717n9Cqldu7zFRbTVxmxIO",
+	"e8jrnlbvIrvBkp4AuWGglvtSF7g70V3qyHXqoF4RJZe6Va2BfGEihc9+9TkmsnLKqmBgIe5XnU3HeYcD",
+	"WxD6aGbUiShAqIprlYhOvJ+MlNjThYojgf84xeBp3G3nyinK8ZkVVPeoh6GUuv6XjVmR2T9gejb6G+Oy",
+	"nPY3N4f25pZZ/89//peXm0blRhfPaS+BOKYdwVWtnDRIBIn2AqcKqQ1PfQ3jtcuy0X+5tXIwz70uSt/H",
+	"zNJI7SRvyWTn4tXl9vMXly+Hz3fUzuXzHy5fvXq+LV9c/EX9MHyZvNjaiCoo6Y5o1BFEUlbaxuLM3IEn",
+	"cpXiHuh2TQ+0RkVbiR6IN+otiZIk01YC5xjqQokO6SAVcYY3CPwDUVRdXkgm56pg4cfyjn/g5B9qOnBJ",
+	"MzKBVZU4k5+ohSIv4mf2+4tZ6a6oLifOyyyjNEpCuEY0EdthT/AMUBkQMGnym4F2hyVz8Isxog9C9kac",
+	"6aHMxtqUcWQVv1IPdYZU/7FLOtk9PnhmhN0yQNM7kbkcqYnKy0/2s3iAZcQQSuT2Y+qAkkW55Vh82Piw",
+	"AUxEMF5sQOQzwi0xYJOImDNRYq5txrWJfP0x+T4i6G2FQfb9QuNXpp6NzzRPyNnZE0daTIDHkJg5OeC/",
+	"nJTTbcVVctldDgEns2P5BXSrEjGURj1Pc3tzpWV6rbK56JzqWTkGjqhIgNCmv9stGvE+tF95iKVIvE7N",
+	"FNosIvE///Xf3ZXz5d29suH7tffGN4N0oeldhv7Lk7rOWL9nJsSiwDKttPSNpqZdDUCpNXJusG4H0XGz",
+	"DNJ8rWCqaAi0CqKTYnITFq10nU1X0VQbq5f9TzFdPO76QnRZJy0boJF4o8lc0teqyOQUE+jMVA0D4Nup",
+	"giZ8+nK8WAiPuRWLCdxoS+K3qXHiHEUSTJDMrOBM1DBNFHAqNE5LaNp6h5azbm0n9VQl0WkwLrssawvM",
+	"oQZLms2jDs5FJaUwQgL+gnk8+0ESJWnvkbefvWxODdaEQXEDUd7LfF7nAq0aULm6qRpRA4EGs4fvQQvt",
+	"9ORvJ289Q5Zj2Yf3wkV0cwMMXGLR/I9aTXw7Z5wA5urr6EJM85FdDyaCbSjb6mCiJZwi5l63l3Uhc0PQ",
+	"X6NCz6bGFduJF1tbW/0qaTqlk9oLzWidU64ofGyXyIjLQnEVIhyvf8zUTCUeesgq1RczM+8215F1JmmW",
+	"peyXCFnipZhqLANAK3Mi5+JGplAwZsZ2bDJ8mcpbDEK6b6OghsL+Fi1g3F72390Bwr1SWB8m3d7zpAaZ",
+	"Cvmic9Hu+iPYaRECVGkw98mrWGoAQ43vgP1wx+T/QYN5D6uki4XcVlgPTm7t9is7OEAiskqQ1fLD2sVA",
+	"UQzR4q5VkV6mHCeiiiOTjnKVYDlIJGa5bZp8IIF4X8DniLCuAgwzlB1xreIvRuGJ2b+EOcPeKedFIv9b",
+	"mkSMXVdqcamzTN/Y3dkJ3Db20c0vafJr3BcnrBWDi4tBQKh89TO4/BIltmCZXwTl4NLonHZ6prmWtlYl",
+	"Lo7/+vbgKJAlovNm9+Dw/GTfORQvZQogYExajAWV8KHbepBA1+0JRgzA6nr05eS6UvhUuJqiKxXWSaB7",
+	"JtfCzIbjhbXvaFdv0+X18a0SfHtmD9q8Aly2/YPPZefB0hkaiFdb25VaMJ8cHgH4fSIgb7qgZeV8G/tu",
+	"pJrDnEPpDRQYzXLcYBG4n2izgUspeOfI1T7pIix7sgLRuQXpduhYcXwJRWrYQ7BQuHK0Wt1QEgTlSmkI",
+	"7xnwN7ZUG5Uaap/sskPme6lR4EOtkSsX6xilmkUNZdurz2o4K8Fj73tPjdVExvAq3C628cxYIyS9tLLJ",
+	"blem5JYlGyWQ5kzZ8yiC+479G/AfFPv8yLKL6qXJRswM0nLD3rU6GMhRLTqnJ397c9hl32T/VlYBus0o",
+	"p9/Kg4AeCjeEmnS/C3ejcPSRVcxtcvqSFQTV7lx2URe6bv06DVgd7tsYvM+mSktPYt13FKNAhDg+zg/u",
+	"c5RSdkqsAGC9wxrSrDmCke74QsHahzBMx04oFv/jvd2necvSYeklL1Nc2VNLJSFz8A24chNIk5tN7XsZ",
+	"H/RRxiUYsO/b3gr68tIpWnPYT0Ednjg6e3N6tmn/+9ou1evT49OzTfvf18GPqNoFFE89Bd6wMAgRKrKo",
+	"rHmoRRerCUR9k8bWyXVdNesO7hrdgDsH41z2ek7zmZ4ZqygYec009/eIe4iOLIWVKnhXwuoV0oxhgVNQ",
+	"JcB5Y/d7EMkxV+kUA1xfHTRp8cSTpXGbvyL2Zk5Zt45AnBVXVMVDD/bE+0U7hyycVs3NGWtRm2lINlB3",
+	"EJD4D2VRgHBjFY/QLEBBsWoXaGeo03jt0VqgbY4QbKfqCslnE2v30s83PrY4Pr4ilgFeEnwx8IQsej0r",
+	"WA8bEQc6vrSEMEyaqzB8YdJ8ZjSm9NGYESns18i9T6XjAAiJ9ZGFVRcySYyoWcHdcHBL8cryBQq3O3mA",
+	"vmu0Mr5TgpgGXGLlGslsjWT2feA3edFCe9VjIi06ylYLtawEgHZl6jZsA0gFFSlVB+HQMpwO1veREMJg",
+	"QgM4AF+QhapiO8MdP5aILyuLMr2Uw5IqRD2M1DMj3p+ihlMMx2mphuWsUBGjFeXqxt47DE7A5aW5qgBm",
+	"+heKyaDosRnsdWjChYfOw4J3jxGPFcMLeQ6LOPQx8oOByrXUBq1U0zvBFCwJ0APy1KFdUDEBwJ871jfW",
+	"XBqG1d/WCrBGpqetr9TwLxicpmpwmlvMTWiizeK0b3YLQgfZoVGDIXoL7EbwHoGlqrPMaseoi6xmtd6C",
+	"v/cE1BGLnd2OwBdC70lh9zBbym7/qpbtu8bl+7a4fHUpuqIsvx2ZLwygX6XWXvJV0SEuWBWgLxKqN+px",
+	"HDcSIbZlv9qWPfcOzJehk2SeVP0i+GgDy8lSxLEgTPv4CFuus1s5Wnj6YA7WddnNRC2VSVpxO3/hhINb",
+	"SSZOF2oxOrgRAacvNeIym5kxRLdCBwU4Wjj33H57evK38yOX5Eked8RZClnyoiDtkGItAEzP+aVxnSD0",
+	"+QF4OGLvBhgIP0DvzPDeEmmMKv3jMNZ55HrAr8tCDq8oaTUv8fa/UlNIpkjUtFBDCOKNU3ty5z0BXGcY",
+	"6agmkwJYfPimdWeJ81PygBZSX0HFgjq0y0rGD+VkEuAtfNLxsxfMaLXHyHdFDsIhBiITj34P6SVmuXOx",
+	"hbSwW4FLDMI+zdU28MtWp8ttNQL4O8d2+1BIJaccO01z/3JQVmvM5SzL5g8G6hSaxmuOwm/HURg4k+4u",
+	"PzdJzq2kG6CtQ3e29/by7d1hEvOgNABixYBgarp42KlDkI2YGz+ZlnMhi0LO2eKxW1dD+sTqxxH42kho",
+	"52UrDunjH8sVMUoXhtqG2okPWgH92wDw/B2Sodd0VO9VWdjRwSF8ra5VZvfoKqcQQbS/4J9M6WvbW5FE",
+	"y2kvTm9B5cNoKitwoRN5WSgz7jURyQUOJDb7C4pO0nH1bFqhWgWFKXD6He7YjZ5lCaa3YCAFNKGRTPNu",
+	"202K5+A1TuKD4RtWpyMA5Q8vyAe7E6GT3/GFeGd38G/jBm05PS2HeQWGX9gHATq5bxfOIhXWeYzD5jMV",
+	"4dllI7lQ16me+UPWbbofIyL7tyOIlsEw3Pe43QWKG3pZfr/RlK/vtifHVLjr5r+HQnU7OTDuF6d+taBi",
+	"l7pQxkv04KCVWmRaumOWq8908UWcelUhAcC4Zo/uNcUWO2Vjqc+QGML0kGlJrJB4QTad2MGSa7URULh2",
+	"Ch8etah+AB8PSXj5TUsJsA9/01rDf33RrgvNFqQbSIk7yzevqdMteyc0Y/sjTPVFGONs3ueSJoaGkeCb",
+	"o6NufLFSKc0VOuuGMh8qzFtDb5ZKRLzHH8YR5ceKOIx02Z6h43gQ+NkMlHhzflzVmWa6FQRjPXVZVWlB",
+	"PkjnIoVk8SqMcupYq54tukxlLgC2OcTdqKAqB+yTw0wbiuaimoOYBepzyoleVEu21RNHlMg71JOJbQlS",
+	"MzNtyjX2Md8pvG0f0KXIE/rQ6Meu4T8c/LF980qgmpZsCQAypHmtiH4c5ph5ZisID5godM+FEDqlsofI",
+	"Q79yzMQDRVKKGpHZdqvlodFipWa9OjQKy0chvxZPdgxFSVhPSoUxtZqtsb4xFSANDPR7vASWoh1f6hTg",
+	"StjtNW8g7Gur/LTz9xRxRehoaQVkuJLrMGIV3rkyN7d5v13MbMUzRHTSoiMvjM5mpSJUHLhPKkRyV4ou",
+	"+cv0M6blmAj251QVtYialeAQ63KRPaNy2xo/jhE8/zXmQHPUEdKSMIpILdYCibaJyrS07G8/Gffc3JDM",
+	"fesu5+7sDqGsVXD3t+KZu/HV5nl9ACoHIFxGt/n9h43bf5PivisFfGIgmYu5/HGo8pLjxqDTpQqsY6wX",
+	"3N7qRpxPRzox1DmMdebw9xOVlRJ86K46hiLHGsp2cyWGOssU1lVC7tG1zMDPhWEi7j01eHngS/XFLx+J",
+	"8Q8+NUErMYGSIB6c7QG1UcJbOj3bPTs4PTvYO+1xdwG+ExfqoAoITgU1EXAmfJVcd+Amw8Xa4+Pzk7f7",
+	"n072d1/3ClXKNLcLY37C4ccikXPTjI7qXoqevXMI69Cu2SMDzy0MsuX+alhMp+jXNtK6yP9+jrwgK2Ts",
+	"ds7KUqGgioVGkfBGF3iUMb3DH1qARAEaRVWkOhGdSZrPSmW6ogikiG3b2g5U0mIvKXyOamVnE7aweEuQ",
+	"mDClnEypeCkNyNVi7C6mZoxI0us0obxa/q6z5UwoarbbEz/qciz8WYHzyh4xTgExUzmEowz09hjzts+l",
+	"o1wz7Zt06Mr05qP0WuWivAGKUnxPZMJ3AW4g6UT2zWqaiZvNZZjJbqVO7ELdUuGzpycT+dwo+1BZWTCr",
+	"nLRVypiqVhC6CZuBRKxwOzh6expxUQrpIbfCikS3DRgnFSx0WmK6SyR5L64VyJORKtrehppY8VVeRK+i",
+	"F69gXkt7hDf6G//vLy+e//Dxl63nP3z8UycK/tH90/+x8cRQKZXVb80UsHNnIrvGeBSq5xT8Uxdzmtt1",
+	"nOXbiWdYp9uF89xkerSSmpalOaUBuLx3Sr1x/r1Mj0aQal/Rz8DsAJ8eYCKkE2vuk87n1Tprxl+l07hL",
+	"+BQxCDgqHyQcT31JowDEI1b3KPOHaWmslT+FlF6i6wSFEn831BOFWfoTNXEInyDuX21tbeFTkSuk3RHv",
+	"0h+7A8r91/CdKyFRsshSxB81AYaJg13I9AgLr+NMjwxMd9LLNACe+PBtkhbA8+Bns9AlkrumGTFb1kBi",
+	"SMlEL2N8+P7t24Ojt7blN2mmTtN/KoBGkRf6Wokt0eH2oBbFvpnM5/a9ooXf7sGMVwcAiialQfIA7PsE",
+	"W0KWlZYO1bUizwuMwVpXRAia2a98pcilPVc9sQvt2IcBNKOSRuvc6rQybvbtjfcZD1rgeyevLq9G16F9",
+	"+TwyuFKlVez1rBgqwqXwdTz2tsT3gqqfeKgLFffEG9pkQz25SHPVd7+PRJzhG3dgeuEf/u27dl9bmz6G",
+	"Sl5dYN4qwU4AbHssOlTlbeeCW9Oz0qGy2Vs9EtJZSkCsYg8LlsNcisKaDxGfLqCLRV3Hl6YA/SH8EEeD",
+	"6bM8Amvp7GxtxcR0iigD6E5GJzChn2B1scx1Pp9wnTN4LOxux2nDCUZ/nV2ymcFCnUQkCsREv+5gFiNV",
+	"2u5fxvYVhjLLVFFHUQFKevvQCzg/VPrc4NdudkYc6tE+WgBfa+ncHlU+vUqnG4tqx3uE4OPTwsVblW0O",
+	"lO8ROfELFTs3fGVftupUsBNbgNiotveOulJt0CA7UkOb225iu7fbxgNPrcyjfkgiY4Vh4P0ignNEMHjp",
+	"xJ7Iv//9739//u7d89evxU8/9d+965+eErBvrsUl1RdBLRcCJLy0f/+zSNJRWhoI3Z+f7YlZnlkZgrAz",
+	"VCyWC315CVnxM6sfGhH/X1vb/a0tJCk+ebMnXr58+YPoxNtb2zvPt14933px9mKr/+JVf2f7/4lb8fPg",
+	"6LSsm29JvNjqb9n/721tbW3cffFo1qgOzU2Yy1Ug0XDJoqFttCAqVhjti6WjfUwV1m6lNgZDVEGsBsGS",
+	"au0LaI0cnVVEj9UQl0WNGEB+uQopzRXh3qQ6N1+lI1axTVHvwxOKlw4hgiqCSG/HxVxE64Q4NkN1LpjO",
+	"lBC+ZS9oeJEUnXzFDOOxVJ3vQPTi6awYqZjcf3/e2hImanIaruAejAQ2JgzMeywSmWZzO09wyqzIImyV",
+	"nLHFGGM+EmcH7/YBY+Xd7tF5ADrfHVDgvgb/6tecVCmrf1qNC8mWMCAfT9MENKI8xai9yylAp+Tp3k/7",
+	"r88P9096E/n5E8PtJ5/sc5/kSH1K5NygcxL179oLEsA/ph171bulFvbM9n7nS93+6khO1L+BiFvhcrc/",
+	"sCbU6r+4o97wmHLRDv52wQjruBaK983ip/3I4hL3Z01abmbWOl+tHiYMizj5Cf5NB7dXt7hdbgnAujn7",
+	"OE/sWkMRnue7AOMC7Tv34HQK4rUwZZ+McRCC/8pnOWamKXbXPjOVYfJzfrwtWjnMwvoE3+8En4ELw85k",
+	"sD8Y/8su8fpMP0BlztIZvvW8f1mV6rCqJt2B8JDIMe5+iB6bPwoGtoTJYe0kfvJk/JW37CZmibZmp/ri",
+	"d4JuZQ8cqOKqNI61R4lSh/mlAL4Xq89puacBWZPTTX1eKnPtUGorESrknEWJd5Zz+RkhzZXLIZ3CCDBe",
+	"NpvaD19ssUY98HldpbwCAzkfYa2+y4T1o5D5/EbOmw/igDX/hiQxwsmRpVA5RQ3T0qjs0hviLgkXvVeA",
+	"daMSAOaD9n9owOCDH3zXZ92t8e30LfzkuoDtu+ZSgWUSspJEvlR8FHJ4tZJuC0+qhEEkyCFlj2CBKKA3",
+	"qlCoifKzjS4AMNg1JWvjh2T9U6YdJnRbmZDXDX/b7HKOjjPCutiHUa7E1EEvxM5eyLhrBY+0X7Z7bxmJ",
+	"8Ws8uLVhXKV50jYKeHRlp21lSrBQY/kQeKXTvOL+bvWMOrSBr/ZpP6qco9dfppLXEFLWSvg9lfBG3JlA",
+	"DO1Wvl+QR21F8dDs5hf4gz6Cpje/wB8eAKhRAXonC0IohKdD6JsO6D+x/+QsnShINrKazDglBGGhM8ea",
+	"II3Rw5RIeIADhPhlc7F7evb6uEowCwVq1LrVHwCD2KsZDlMPJy71ZxAq5D1BLYy8T/oMFSX6UfebFRH3",
+	"QEUSbNy3cLMBVQ5GP9SJisRUFUOVl89Vbv+diE4sNy8geAkMn1Ao8H9uv7nAiEujFAVhM5VAzBfKX1jn",
+	"pXk8E/mZpc32q1d3lsdnBFVGaam5vw6qo/G7bulo7iqcHxD8Bw8azyltfEzKCiHdCPqA99GD1WRif2kI",
+	"M7XWH79vAARaJ4BQbZDiKwnx2TSh7NFGQfxGobbn6BFMDWPymWFWEzAiOXU0ZMjFiAPGZBaZIgjAkjyt",
+	"HV0QSGvX4bpaCR6QojTSoeBrxAtcJvekMTHdQZ3IQebUmb9eIA+VMaTF8V/fnh+H0KNTVfDbRuL8eP/f",
+	"9xjAVmGeTkCagYkgdsbA5JaU4cNT0akBfOrLS+QHQeh7etra4ZkiemArvsGtHAkjU0cyk+lRl2Pyy9Fy",
+	"hXTd4+SkBrnD8CKucXn0cZoDlg1a/wZeD2o2CkFaz4/Fz7snRwdHb8lF/mEj4catOWEFdtwTu5RKVoWZ",
+	"ncjP57QRcI0M8R3YJdjeEWM9I4c9kJ74mOjO9g/dr4LtBZzdyGVDhGji0TeB320ifIlWZHwhHN3uUiBd",
+	"3MAEpEt5TY9A4rSoGuGKBtC8S83FXWA3mmggi3DAuYtHKloRM3oQDL26fYH8HApNDHMVtZqklbNSscIo",
+	"Gr/Rh/JMp/hcaJ0pmT+y3YWH5hT3bZuCgPOPW3wszW8FNP/3hy7vNABcNsjMXUTeDW5/d2bCe9+oYsVq",
+	"SvsoiBAUyGmCmZL2Y7uvY7i0L3Q57jIvrvKZxDpX/QXnEOQuOudQ2FRqXHoJlGwAXoA0yBpiHwtqOmZ5",
+	"+o+Zqj7XE8fSmBtAEYV8WLhPUSuxl/ORLoWkDDS6jOJElvL5dapuYpA8orOz9bLLwKzEYcLpkncq/W9J",
+	"rTi3b7+Su8sOD16aIs8pkNmHNth2s6ABm8yffccAkubln3fQxZNOZpPQxKKSjKWJb7WxQHZQp54GVDMS",
+	"8f110Zb9Rku/0WIT/nnnWzqk7FItc0bBRl67oFolFHiYZrTfWRzh/gc0qsbgl/LUSZkDIHbbzyN2XKhM",
+	"5yO41DuyQjIZJjjbqyrX8FtQQbo98TO5f8T56cneTxXvT4vW8f4mt6N+JJgnah3F+SMjPZ24SWUr5lHw",
+	"hf3aQUQKCfO+d1XhD4LC5CNQWB491zPkoXOL1nBYK4rDpr0nV4pEXabXCqsRuAQCVAS4YptvxxP78GPi",
+	"dtgOlsl0HO0fSUAXNOXL1/yL/e+nNPl1c0oqVnv+ghXhEiik+VmqKwAfEleYMTuiztWA9CxrQ6NhaDQW",
+	"IyFlqWuGyIcKNc3kUIH75KbQVvujxtyTEOt/QSU3UNQLZLrEIJvpUZrzxTLMUnB0Y3WN6By+f/vmEIKf",
+	"/FGmwcVPdUFUAmRbdTb7zvYPoKQCy3BgSkJHMdjUbmiAl/CXbXExh6LP2kxdFEq6OYr549gh6z8zYqqz",
+	"dAieCfWPmczsFUjFF67w7mVTvTLcoGniBq0+y2GZzXFmWubRarWAmUK5HSF1PLgfSpVlTKueGARetOvC",
+	"FUdjTUSOfCVPZgbg+6E9GBJiLiJJIMoGsQ+/ADcToG6ZihYQRnFWucbxBmLb4M7xFHsiXJLHI+A80rhQ",
+	"ID821iMvLAJ3qbxRE4B9DFO9/WBKgdtSvyGd4M4xhu+WQu9M63cyn9Mcmm8e3/jYoIpI2HJWwPmT2nor",
+	"+Qsp0yON91DjdXSirvWVC0E4uD8vTDBYsaihNMjONgIDGIEd4imJq/vJmAcKKdbEJ55nrlyzU/YQR3u3",
+	"TUhDpS+k6a2TUR9OZdvPk4V7Ec9N02FZHlO0Z1AV180uKM+CDU5u4yrGrATaiDZmRbbR3xiX5bS/uZnp",
+	"oczG2pT9f9n6lxewi2ksjdkHcFeXBTBYE66ouJgvwCBczEWw2QH9hPxGu7aFjSY0kgbu8lSZAPkUcM8i",
+	"gYCHCXdbJT3HLwvGCUCWXGVEoUapwfI4gCfMrRalLzkAEAywMpCGge77mj196SrIAgbwYMRhPmvQBWYI",
+	"NudEcINWmPLfzcDjAAQfi06V+anr2CaIJbxS6x/0f8rtNozhML1WOVS6OUhX5N6CtsNGsO6xaSUBxM+E",
+	"2H0RTQhjDUGTsqxMfIDIsdjojwv0XA65j6J4eNBSq5cb5XdOOlHCTGV1DwImZ0Mvx7MC6oGaycBgbzlQ",
+	"NVlKR0/CZCQXqryxihmikk+UzJEbNUGs4wkYKzmgD/jwtCNadWjCwVA9SvLiaE8D7r9oKV8/90XOcYw5",
+	"2DepsxuGy+FY9xY6Pgq7gtbyoecoqgyEOuiLwu43oa5lNgOdVedVmnUswZojFjMDDUcurG/Paa4ymq1E",
+	"Zem1KgJ6/LJIRwRMROMPB2maBQ7AObicskQ41cBEfvacoFmcT45EEJCDuFDj1B69Gn5oKFpslw2DQTiN",
+	"YC75vSl5d5pOlcNLwPYxebdo7ongORp6+rnCDcxQl5GvHoatmZckQMMThp/gnq+fJp+j0izWFlmKI58+",
+	"4UjrOfjv2P5kFr6VZ1xdFFvWWo/c3RrCbJBfyLWCV2yDiJHDq9nUbWNf+1u5YajlSAxVQRvM7R6Xh827",
+	"esAg4I5lr1BWGeQjaqWqLkLRjIPY+PXjr/87AAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

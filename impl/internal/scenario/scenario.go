@@ -258,6 +258,8 @@ func (s Scenario) Test(t *testing.T, e *Env) {
 	cover(probe)
 	if op, ok := contractStatus(probe, res.Code); !ok && s.ContractGap != "" {
 		t.Logf("contract gap: openapi.yaml does not list %d for %s: %s", res.Code, op, s.ContractGap)
+	} else if ok && s.ContractGap != "" {
+		t.Errorf("%s %s: openapi.yaml now lists %d for %s; remove the scenario's ContractGap", s.Method, s.URL, res.Code, op)
 	} else if !ok {
 		t.Errorf("%s %s: status %d is not among the answers openapi.yaml lists for %s", s.Method, s.URL, res.Code, op)
 	}
