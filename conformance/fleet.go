@@ -247,9 +247,10 @@ func testFleetConfigErrors(t *testing.T) {
 		return fleetDoc{"version": 1, "categories": []any{map[string]any{"name": cat, "items": map[string]any{"line": v}}}}
 	}
 	cases := []struct {
-		name string
-		doc  any
-		msg  string
+		name   string
+		doc    any
+		msg    string
+		status int // 400 when 0
 	}{
 		{name: "unresolved secret reference", doc: items(map[string]any{"fromEnv": "LINE"}), msg: "not resolved"},
 		{name: "other version", doc: fleetDoc{"version": 2}, msg: "version"},
@@ -260,12 +261,20 @@ func testFleetConfigErrors(t *testing.T) {
 		{name: "new user without password", doc: fleetDoc{"version": 1, "users": []any{
 			map[string]any{"name": "admin", "role": "admin"}, map[string]any{"name": unique("nopw"), "role": "view"}}}, msg: "password"},
 		{name: "unknown role", doc: fleetDoc{"version": 1, "users": []any{map[string]any{"name": "admin", "role": "boss"}}}, msg: "boss"},
+		// A plugin the gateway lacks: the plan answers as the apply does,
+		// so a plan that passes does not stop an apply half way.
+		{name: "unknown filter plugin", doc: fleetDoc{"version": 1, "filters": []any{map[string]any{"name": unique("f"), "plugin": "no_such_filter"}}},
+			msg: "no_such_filter", status: http.StatusNotFound},
 	}
 	for _, verb := range []string{"plan", "apply"} {
 		for _, tc := range cases {
 			t.Run(verb+" "+tc.name, func(t *testing.T) {
 				status, body := sendFleet(t, admin, verb, tc.doc)
-				msg := checkError(t, status, body, http.StatusBadRequest)
+				want := tc.status
+				if want == 0 {
+					want = http.StatusBadRequest
+				}
+				msg := checkError(t, status, body, want)
 				if isStrict(t) && !strings.Contains(msg, tc.msg) {
 					t.Errorf("message %q does not name %q", msg, tc.msg)
 				}

@@ -169,10 +169,9 @@ func (m *Manager) Create(ctx context.Context, name, pluginName string, values ma
 	if err := configmgr.CheckName("filter", name); err != nil {
 		return Instance{}, err
 	}
-	def, ok := m.Lookup(pluginName)
-	if !ok {
-		return Instance{}, fault.New(fault.NotFound, "filter plugin %q not found; the filter plugins are %s",
-			pluginName, strings.Join(m.Plugins(), ", "))
+	def, err := m.definition(pluginName)
+	if err != nil {
+		return Instance{}, err
 	}
 	its := Items(def)
 	checked, err := configmgr.CheckValues(name, its, values)
@@ -589,4 +588,22 @@ func (m *Manager) persist(ctx context.Context, service string, s *stage) {
 	if err != nil {
 		m.log.Error("filter state not persisted", "service", service, "filter", s.name, "error", err)
 	}
+}
+
+// CheckPlugin reports whether a filter of plugin name could be created,
+// with the error Create would give if not (NotFound): a configuration plan
+// checks with it.
+func (m *Manager) CheckPlugin(name string) error {
+	_, err := m.definition(name)
+	return err
+}
+
+// definition returns the filter plugin named name.
+func (m *Manager) definition(name string) (plugin.Definition, error) {
+	def, ok := m.Lookup(name)
+	if !ok {
+		return plugin.Definition{}, fault.New(fault.NotFound, "filter plugin %q not found; the filter plugins are %s",
+			name, strings.Join(m.Plugins(), ", "))
+	}
+	return def, nil
 }

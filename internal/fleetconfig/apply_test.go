@@ -41,6 +41,18 @@ var pluginItems = map[string]map[string]configmgr.Item{
 	"mqtt":       {"topic": {Type: "string", Default: "alerts"}},
 }
 
+// fakePlugin is the fakes' CheckPlugin: a plugin not in pluginItems is
+// not installed.
+func fakePlugin(name string) error {
+	if name == "" {
+		return nil
+	}
+	if _, ok := pluginItems[name]; !ok {
+		return fault.New(fault.NotFound, "plugin %q not found", name)
+	}
+	return nil
+}
+
 func newFake() *fake {
 	f := &fake{cats: map[string]configmgr.Category{}, pipelines: map[string][]string{}, nextUser: 2}
 	f.cats["PURGE_READ"] = configmgr.Category{Key: "PURGE_READ", Items: map[string]configmgr.Item{
@@ -145,6 +157,9 @@ func (s fakeServices) Create(_ context.Context, in NewService) error {
 	s.f.pipelines[in.Name] = []string{}
 	return nil
 }
+func (s fakeServices) CheckPlugin(_ context.Context, _, plugin string) error {
+	return fakePlugin(plugin)
+}
 func (s fakeServices) Delete(_ context.Context, name string) error {
 	s.f.services = slices.DeleteFunc(s.f.services, func(x db.Service) bool { return x.Name == name })
 	s.f.schedules = slices.DeleteFunc(s.f.schedules, func(x db.Schedule) bool { return x.Name == name })
@@ -183,6 +198,7 @@ func (x fakeFilters) Create(_ context.Context, name, plugin string, values map[s
 	x.f.filters = append(x.f.filters, FilterInfo{Name: name, Plugin: plugin})
 	return nil
 }
+func (x fakeFilters) CheckPlugin(_ context.Context, plugin string) error { return fakePlugin(plugin) }
 func (x fakeFilters) Delete(_ context.Context, name string) error {
 	for svc, p := range x.f.pipelines {
 		if slices.Contains(p, name) {
@@ -227,6 +243,12 @@ func (n fakeNotes) Create(_ context.Context, x Notification) error {
 	n.f.notes = append(n.f.notes, NotificationInfo{Name: x.Name, Description: x.Description, Type: x.Type, Rule: x.Rule,
 		Channel: x.Channel, Enabled: x.Enabled, RetriggerTime: x.RetriggerTime, RuleKey: "rule" + x.Name, DeliveryKey: "delivery" + x.Name})
 	return nil
+}
+func (n fakeNotes) CheckPlugins(_ context.Context, rule, delivery string) error {
+	if err := fakePlugin(rule); err != nil {
+		return err
+	}
+	return fakePlugin(delivery)
 }
 func (n fakeNotes) Update(ctx context.Context, name string, ch NotificationChange) error {
 	x := n.find(name)
@@ -517,6 +539,56 @@ func TestApplyRefusesBeforeWriting(t *testing.T) {
 	}
 	if gw.writes != 0 {
 		t.Fatalf("a refused document wrote %d times", gw.writes)
+	}
+}
+
+// TestPlanRefusesUnknownPlugins checks that a document naming a plugin
+// the gateway lacks is refused by the plan as the apply refuses it (404,
+// naming the entry), before anything is written, not planned as a create
+// that the apply then fails half way.
+func TestPlanRefusesUnknownPlugins(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(d *Document)
+		want   string
+	}{
+		{name: "new filter", change: func(d *Document) { d.Filters = append(d.Filters, Filter{Name: "f2", Plugin: "nosuch"}) },
+			want: `create filter "f2"`},
+		{name: "new service", change: func(d *Document) {
+			d.Services = append(d.Services, Service{Name: "s2", Type: "south", Plugin: "nosuch", Pipeline: []string{}})
+		}, want: `create service "s2"`},
+		{name: "new notification's rule", change: func(d *Document) {
+			d.Notifications = append(d.Notifications, Notification{Name: "n2", Type: "one shot", Rule: "nosuch", Channel: "webhook"})
+		}, want: `create notification "n2"`},
+		{name: "new notification's channel", change: func(d *Document) {
+			d.Notifications = append(d.Notifications, Notification{Name: "n2", Type: "one shot", Rule: "threshold", Channel: "webhook",
+				Channels: []Channel{{Name: "c", Plugin: "nosuch"}}})
+		}, want: `create notification "n2"`},
+		{name: "changed rule", change: func(d *Document) { d.Notifications[0].Rule = "nosuch" }, want: `change notification "hot"`},
+		{name: "added channel", change: func(d *Document) {
+			d.Notifications[0].Channels = append(d.Notifications[0].Channels, Channel{Name: "c2", Plugin: "nosuch"})
+		}, want: `create channel "hot/c2"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			gw := newFake()
+			m := New(gw.target())
+			if _, err := m.Apply(context.Background(), resolved(t, desired())); err != nil {
+				t.Fatal(err)
+			}
+			d := resolved(t, desired())
+			tt.change(&d)
+			writes := gw.writes
+			for _, call := range []func(context.Context, Document) (Result, error){m.Plan, m.Apply} {
+				_, err := call(context.Background(), d)
+				if err == nil || !errors.Is(err, fault.NotFound) || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "nosuch") {
+					t.Fatalf("error %v, want NotFound naming %s and the plugin", err, tt.want)
+				}
+			}
+			if gw.writes != writes {
+				t.Fatalf("a document naming an unknown plugin wrote %d times", gw.writes-writes)
+			}
+		})
 	}
 }
 

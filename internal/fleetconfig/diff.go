@@ -13,6 +13,11 @@ import (
 type step struct {
 	changes []Change
 	run     func(ctx context.Context, t Target) error
+	// check, when set, says before anything is written whether run would
+	// be refused for a reason the document alone does not show (a plugin
+	// the gateway does not have), with run's error: a plan reports it as
+	// the apply would, instead of an apply stopping half way.
+	check func(ctx context.Context, t Target) error
 }
 
 // plan is the ordered steps that turn one state into another.
@@ -240,7 +245,8 @@ func diffFilters(cur state, want Document) (plan, error) {
 			p = append(p, step{changes: []Change{{Action: ActionCreate, Kind: "filter", Name: w.Name}},
 				run: func(ctx context.Context, t Target) error {
 					return t.Filters.Create(ctx, w.Name, w.Plugin, texts(w.Config))
-				}})
+				},
+				check: func(ctx context.Context, t Target) error { return t.Filters.CheckPlugin(ctx, w.Plugin) }})
 			continue
 		}
 		if c.Plugin != w.Plugin {
@@ -295,7 +301,8 @@ func diffServices(cur state, want Document) (plan, error) {
 		if !ok {
 			in := NewService{Name: w.Name, Type: w.Type, Plugin: w.Plugin, Enabled: w.Enabled, Config: texts(w.Config)}
 			p = append(p, step{changes: []Change{{Action: ActionCreate, Kind: "service", Name: w.Name}},
-				run: func(ctx context.Context, t Target) error { return t.Services.Create(ctx, in) }})
+				run:   func(ctx context.Context, t Target) error { return t.Services.Create(ctx, in) },
+				check: func(ctx context.Context, t Target) error { return t.Services.CheckPlugin(ctx, in.Type, in.Plugin) }})
 			continue
 		}
 		if !strings.EqualFold(c.Type, w.Type) || c.Plugin != w.Plugin {
@@ -371,6 +378,17 @@ func diffNotifications(cur state, want Document) (plan, error) {
 						}
 					}
 					return nil
+				},
+				check: func(ctx context.Context, t Target) error {
+					if err := t.Notifications.CheckPlugins(ctx, w.Rule, w.Channel); err != nil {
+						return err
+					}
+					for _, ch := range w.Channels {
+						if err := t.Notifications.CheckPlugins(ctx, "", ch.Plugin); err != nil {
+							return err
+						}
+					}
+					return nil
 				}})
 			continue
 		}
@@ -431,7 +449,18 @@ func changeNotification(cur state, c, w Notification) (plan, error) {
 		}
 	}
 	if len(ch) > 0 {
-		p = append(p, step{changes: ch, run: func(ctx context.Context, t Target) error { return t.Notifications.Update(ctx, w.Name, upd) }})
+		rule, delivery := "", ""
+		if upd.Rule != nil {
+			rule = *upd.Rule
+		}
+		if upd.Channel != nil {
+			delivery = *upd.Channel
+		}
+		s := step{changes: ch, run: func(ctx context.Context, t Target) error { return t.Notifications.Update(ctx, w.Name, upd) }}
+		if rule != "" || delivery != "" {
+			s.check = func(ctx context.Context, t Target) error { return t.Notifications.CheckPlugins(ctx, rule, delivery) }
+		}
+		p = append(p, s)
 	}
 	have := byName(c.Channels, func(x Channel) string { return x.Name })
 	keep := byName(w.Channels, func(x Channel) string { return x.Name })
@@ -447,7 +476,8 @@ func changeNotification(cur state, c, w Notification) (plan, error) {
 			p = append(p, step{changes: []Change{{Action: ActionCreate, Kind: "channel", Name: w.Name + "/" + x.Name}},
 				run: func(ctx context.Context, t Target) error {
 					return t.Notifications.AddChannel(ctx, w.Name, x.Name, x.Plugin, texts(x.Config))
-				}})
+				},
+				check: func(ctx context.Context, t Target) error { return t.Notifications.CheckPlugins(ctx, "", x.Plugin) }})
 			continue
 		}
 		if h.Plugin != x.Plugin {

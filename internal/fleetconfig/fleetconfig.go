@@ -35,6 +35,9 @@ type ServiceStore interface {
 	List(ctx context.Context) ([]db.Service, error)
 	Schedules(ctx context.Context) ([]db.Schedule, error)
 	Create(ctx context.Context, in NewService) error
+	// CheckPlugin returns the error Create would give for a service of
+	// type typ and plugin name because of its type or plugin, or nil.
+	CheckPlugin(ctx context.Context, typ, plugin string) error
 	Delete(ctx context.Context, name string) error
 	// SetEnabled enables or disables the schedule name (a service's
 	// schedule starts and stops the service).
@@ -49,6 +52,8 @@ type FilterStore interface {
 	List(ctx context.Context) ([]FilterInfo, error)
 	Pipeline(ctx context.Context, service string) ([]string, error)
 	Create(ctx context.Context, name, plugin string, values map[string]string) error
+	// CheckPlugin returns the error Create would give for plugin, or nil.
+	CheckPlugin(ctx context.Context, plugin string) error
 	Delete(ctx context.Context, name string) error
 	SetPipeline(ctx context.Context, service string, filters []string) error
 }
@@ -78,6 +83,10 @@ type NotificationChange struct {
 type NotificationStore interface {
 	List(ctx context.Context) ([]NotificationInfo, error)
 	Create(ctx context.Context, n Notification) error
+	// CheckPlugins returns the error Create, Update or AddChannel would
+	// give for the rule plugin rule or the delivery plugin delivery (an
+	// empty one is not checked), or nil.
+	CheckPlugins(ctx context.Context, rule, delivery string) error
 	Update(ctx context.Context, name string, ch NotificationChange) error
 	Delete(ctx context.Context, name string) error
 	AddChannel(ctx context.Context, name, channel, plugin string, values map[string]string) error
@@ -236,7 +245,19 @@ func (m *Manager) plan(ctx context.Context, want Document) (plan, error) {
 	if err := m.normalize(ctx, &want, cur); err != nil {
 		return nil, err
 	}
-	return diff(cur, want)
+	p, err := diff(cur, want)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range p {
+		if s.check == nil {
+			continue
+		}
+		if err := s.check(ctx, m.t); err != nil {
+			return nil, fmt.Errorf("%s %s %q: %w", s.changes[0].Action, s.changes[0].Kind, s.changes[0].Name, err)
+		}
+	}
+	return p, nil
 }
 
 // check refuses a document of another version, an unresolved secret

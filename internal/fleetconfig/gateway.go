@@ -30,6 +30,9 @@ func (s services) Create(ctx context.Context, in NewService) error {
 	_, err := s.m.Create(ctx, service.CreateRequest{Name: in.Name, Type: in.Type, Plugin: in.Plugin, Enabled: in.Enabled, Config: in.Config})
 	return err
 }
+func (s services) CheckPlugin(ctx context.Context, typ, plugin string) error {
+	return s.m.CheckPlugin(ctx, typ, plugin)
+}
 func (s services) Delete(ctx context.Context, name string) error { return s.m.Delete(ctx, name) }
 func (s services) SetEnabled(ctx context.Context, name string, enabled bool) error {
 	_, err := s.m.SetScheduleEnabled(ctx, service.ScheduleSelector{Name: name}, enabled)
@@ -63,6 +66,9 @@ func (f filterStore) Create(ctx context.Context, name, plugin string, values map
 	_, err := f.m.Create(ctx, name, plugin, values)
 	return err
 }
+func (f filterStore) CheckPlugin(_ context.Context, plugin string) error {
+	return f.m.CheckPlugin(plugin)
+}
 func (f filterStore) Delete(ctx context.Context, name string) error { return f.m.Delete(ctx, name) }
 func (f filterStore) SetPipeline(ctx context.Context, svc string, filters []string) error {
 	_, err := f.m.SetPipeline(ctx, svc, filters, false)
@@ -92,6 +98,9 @@ func (n notifications) Create(ctx context.Context, x Notification) error {
 	_, err := n.m.Create(ctx, notification.Create{Name: x.Name, Description: x.Description, Rule: x.Rule, Channel: x.Channel,
 		Type: x.Type, Enabled: x.Enabled, RetriggerTime: &rt, RuleConfig: texts(x.RuleConfig), DeliveryConfig: texts(x.DeliveryConfig)})
 	return err
+}
+func (n notifications) CheckPlugins(ctx context.Context, rule, delivery string) error {
+	return n.m.CheckPlugins(ctx, rule, delivery)
 }
 func (n notifications) Update(ctx context.Context, name string, ch NotificationChange) error {
 	_, err := n.m.Update(ctx, name, notification.Update{Description: ch.Description, Rule: ch.Rule, Channel: ch.Channel,

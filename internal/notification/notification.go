@@ -178,6 +178,47 @@ func find(list []Plugin, name string) (Plugin, bool) {
 	return list[i], true
 }
 
+// rule returns the rule plugin named name; NotFound names the others.
+func (p Plugins) rule(name string) (Plugin, error) {
+	r, ok := find(p.Rules, name)
+	if !ok {
+		return Plugin{}, fault.New(fault.NotFound, "rule plugin %q not found; the rule plugins are %s", name, names(p.Rules))
+	}
+	return r, nil
+}
+
+// delivery returns the delivery plugin named name; NotFound names the
+// others.
+func (p Plugins) delivery(name string) (Plugin, error) {
+	d, ok := find(p.Delivery, name)
+	if !ok {
+		return Plugin{}, fault.New(fault.NotFound, "delivery plugin %q not found; the delivery plugins are %s", name, names(p.Delivery))
+	}
+	return d, nil
+}
+
+// CheckPlugins reports whether the running notification service has the
+// rule plugin rule and the delivery plugin delivery (either may be empty,
+// and is then not checked), with the error Create or AddChannel would give
+// if not: a configuration plan checks with it.
+func (m *Manager) CheckPlugins(ctx context.Context, rule, delivery string) error {
+	plugins, err := m.Plugins(ctx)
+	if err != nil {
+		return err
+	}
+	if rule != "" {
+		if _, err := plugins.rule(rule); err != nil {
+			return err
+		}
+	}
+	if delivery != "" {
+		if _, err := plugins.delivery(delivery); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func names(list []Plugin) string {
 	out := make([]string, len(list))
 	for i, p := range list {
@@ -326,13 +367,13 @@ func (m *Manager) Create(ctx context.Context, in Create) (Notification, error) {
 	if err != nil {
 		return Notification{}, err
 	}
-	rule, ok := find(plugins.Rules, in.Rule)
-	if !ok {
-		return Notification{}, fault.New(fault.NotFound, "rule plugin %q not found; the rule plugins are %s", in.Rule, names(plugins.Rules))
+	rule, err := plugins.rule(in.Rule)
+	if err != nil {
+		return Notification{}, err
 	}
-	delivery, ok := find(plugins.Delivery, in.Channel)
-	if !ok {
-		return Notification{}, fault.New(fault.NotFound, "delivery plugin %q not found; the delivery plugins are %s", in.Channel, names(plugins.Delivery))
+	delivery, err := plugins.delivery(in.Channel)
+	if err != nil {
+		return Notification{}, err
 	}
 	own := instanceItems(in.Rule, in.Channel)
 	ownValues := map[string]string{itemDescription: in.Description, itemType: in.Type, itemEnable: strconv.FormatBool(in.Enabled)}
@@ -622,13 +663,13 @@ func (m *Manager) Update(ctx context.Context, name string, in Update) (Notificat
 	if in.Channel != nil {
 		channelName = *in.Channel
 	}
-	rule, ok := find(plugins.Rules, ruleName)
-	if !ok {
-		return Notification{}, fault.New(fault.NotFound, "rule plugin %q not found; the rule plugins are %s", ruleName, names(plugins.Rules))
+	rule, err := plugins.rule(ruleName)
+	if err != nil {
+		return Notification{}, err
 	}
-	delivery, ok := find(plugins.Delivery, channelName)
-	if !ok {
-		return Notification{}, fault.New(fault.NotFound, "delivery plugin %q not found; the delivery plugins are %s", channelName, names(plugins.Delivery))
+	delivery, err := plugins.delivery(channelName)
+	if err != nil {
+		return Notification{}, err
 	}
 	ownValues := map[string]string{}
 	if in.Description != nil {
@@ -800,9 +841,9 @@ func (m *Manager) AddChannel(ctx context.Context, name, channel, pluginName stri
 	if err != nil {
 		return Channel{}, err
 	}
-	p, ok := find(plugins.Delivery, pluginName)
-	if !ok {
-		return Channel{}, fault.New(fault.NotFound, "delivery plugin %q not found; the delivery plugins are %s", pluginName, names(plugins.Delivery))
+	p, err := plugins.delivery(pluginName)
+	if err != nil {
+		return Channel{}, err
 	}
 	key := channelKey(name, channel)
 	items, err := requireMandatory("the channel", channelItems(p), values)

@@ -288,9 +288,19 @@ func TestHostedServices(t *testing.T) {
 	if err != nil || len(rs) != 1 {
 		t.Errorf("readings of the asset delivery: %v, %v", rs, err)
 	}
-	targets, err := dispatch.host.Services(ctx)
-	if err != nil {
-		t.Fatal(err)
+	// The valve's reading is tracked when its batch commits, which its
+	// Run goroutine may not have reached yet: wait for it to be tracked.
+	var targets []edgeplugin.ControlTarget
+	poll := time.NewTicker(10 * time.Millisecond)
+	defer poll.Stop()
+	for deadline := time.Now().Add(10 * time.Second); ; <-poll.C {
+		targets, err = dispatch.host.Services(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(targets) != 1 || len(targets[0].Assets) > 0 || time.Now().After(deadline) {
+			break
+		}
 	}
 	if len(targets) != 1 || targets[0].Name != "plc" || !targets[0].Running || !targets[0].Writes || !targets[0].Operates || fmt.Sprint(targets[0].Assets) != "[valve1]" {
 		t.Errorf("services = %+v", targets)

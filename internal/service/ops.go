@@ -78,33 +78,11 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Created, error
 	if err := configmgr.CheckName("service", req.Name); err != nil {
 		return Created{}, err
 	}
-	typ := strings.ToLower(req.Type)
-	switch typ {
-	case db.ServiceSouth:
-	case db.ServiceNorth:
-		if m.o.North == nil {
-			return Created{}, fault.New(fault.NotImplemented, "creating a %s service is not implemented yet", typ)
-		}
-	case db.ServiceNotification, db.ServiceDispatcher:
-		name, err := m.hostedPlugin(ctx, typ, req.Plugin)
-		if err != nil {
-			return Created{}, err
-		}
-		req.Plugin = name
-	default:
-		return Created{}, fault.New(fault.Invalid, "service type %q is not one of south, north, notification, dispatcher", req.Type)
+	def, typ, err := m.pluginOf(ctx, req.Type, req.Plugin)
+	if err != nil {
+		return Created{}, err
 	}
-	if req.Plugin == "" {
-		return Created{}, fault.New(fault.Invalid, `request body field "plugin" is required for a %s service`, typ)
-	}
-	def, ok := m.o.Plugins.Lookup(req.Plugin)
-	if !ok {
-		return Created{}, fault.New(fault.NotFound, "plugin %q not found; the %s plugins are %s",
-			req.Plugin, typ, strings.Join(m.o.Plugins.Names(typ), ", "))
-	}
-	if def.Kind != typ {
-		return Created{}, fault.New(fault.Invalid, "plugin %q is a %s plugin, not a %s plugin", req.Plugin, def.Kind, typ)
-	}
+	req.Plugin = def.Name
 	items, proc := Items(def), processName
 	switch typ {
 	case db.ServiceNorth:
@@ -632,4 +610,46 @@ func (m *Manager) Statistics(ctx context.Context) ([]db.Statistic, error) {
 		return nil, fmt.Errorf("service: %w", err)
 	}
 	return s, nil
+}
+
+// CheckPlugin reports whether a service of type typ could be created with
+// plugin name, with the error Create would give if not (Invalid for a bad
+// type or a plugin of another kind, NotFound for an unknown plugin or a
+// service package not installed): a configuration plan checks with it.
+func (m *Manager) CheckPlugin(ctx context.Context, typ, name string) error {
+	_, _, err := m.pluginOf(ctx, typ, name)
+	return err
+}
+
+// pluginOf returns the plugin a service of type typ would run for the
+// requested plugin name, and the type in lower case.
+func (m *Manager) pluginOf(ctx context.Context, reqType, name string) (plugin.Definition, string, error) {
+	typ := strings.ToLower(reqType)
+	switch typ {
+	case db.ServiceSouth:
+	case db.ServiceNorth:
+		if m.o.North == nil {
+			return plugin.Definition{}, "", fault.New(fault.NotImplemented, "creating a %s service is not implemented yet", typ)
+		}
+	case db.ServiceNotification, db.ServiceDispatcher:
+		hosted, err := m.hostedPlugin(ctx, typ, name)
+		if err != nil {
+			return plugin.Definition{}, "", err
+		}
+		name = hosted
+	default:
+		return plugin.Definition{}, "", fault.New(fault.Invalid, "service type %q is not one of south, north, notification, dispatcher", reqType)
+	}
+	if name == "" {
+		return plugin.Definition{}, "", fault.New(fault.Invalid, `request body field "plugin" is required for a %s service`, typ)
+	}
+	def, ok := m.o.Plugins.Lookup(name)
+	if !ok {
+		return plugin.Definition{}, "", fault.New(fault.NotFound, "plugin %q not found; the %s plugins are %s",
+			name, typ, strings.Join(m.o.Plugins.Names(typ), ", "))
+	}
+	if def.Kind != typ {
+		return plugin.Definition{}, "", fault.New(fault.Invalid, "plugin %q is a %s plugin, not a %s plugin", name, def.Kind, typ)
+	}
+	return def, typ, nil
 }

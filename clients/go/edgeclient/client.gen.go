@@ -4417,7 +4417,7 @@ type ClientInterface interface {
 
 	// ApplyConfigWithBody Make the gateway hold a configuration document
 	//
-	// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan, `400`); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
+	// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan: `400`, and `404` or `409` for a plugin the gateway lacks); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4426,7 +4426,7 @@ type ClientInterface interface {
 
 	// ApplyConfig Make the gateway hold a configuration document
 	//
-	// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan, `400`); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
+	// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan: `400`, and `404` or `409` for a plugin the gateway lacks); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4442,7 +4442,7 @@ type ClientInterface interface {
 
 	// PlanConfigWithBody Show what applying a configuration document would change
 	//
-	// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin only.
+	// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. A new service, filter, notification or channel, or a notification's new rule or delivery plugin, whose plugin the gateway does not have is `404`, and one needing the notification service while none runs is `409`, as the apply would answer, naming the entry. Admin only.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -4451,7 +4451,7 @@ type ClientInterface interface {
 
 	// PlanConfig Show what applying a configuration document would change
 	//
-	// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin only.
+	// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. A new service, filter, notification or channel, or a notification's new rule or delivery plugin, whose plugin the gateway does not have is `404`, and one needing the notification service while none runs is `409`, as the apply would answer, naming the entry. Admin only.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -6024,7 +6024,7 @@ func (c *RawClient) ResetCategoryItem(ctx context.Context, name CategoryName, it
 
 // ApplyConfigWithBody Make the gateway hold a configuration document
 //
-// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan, `400`); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
+// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan: `400`, and `404` or `409` for a plugin the gateway lacks); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
 //
 // Takes any type of body and a specified content type.
 //
@@ -6043,7 +6043,7 @@ func (c *RawClient) ApplyConfigWithBody(ctx context.Context, contentType string,
 
 // ApplyConfig Make the gateway hold a configuration document
 //
-// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan, `400`); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
+// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan: `400`, and `404` or `409` for a plugin the gateway lacks); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -6079,7 +6079,7 @@ func (c *RawClient) ExportConfig(ctx context.Context, reqEditors ...RequestEdito
 
 // PlanConfigWithBody Show what applying a configuration document would change
 //
-// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin only.
+// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. A new service, filter, notification or channel, or a notification's new rule or delivery plugin, whose plugin the gateway does not have is `404`, and one needing the notification service while none runs is `409`, as the apply would answer, naming the entry. Admin only.
 //
 // Takes any type of body and a specified content type.
 //
@@ -6098,7 +6098,7 @@ func (c *RawClient) PlanConfigWithBody(ctx context.Context, contentType string, 
 
 // PlanConfig Show what applying a configuration document would change
 //
-// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin only.
+// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. A new service, filter, notification or channel, or a notification's new rule or delivery plugin, whose plugin the gateway does not have is `404`, and one needing the notification service while none runs is `409`, as the apply would answer, naming the entry. Admin only.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -13020,7 +13020,7 @@ type ClientWithResponsesInterface interface {
 
 	// ApplyConfigWithBodyWithResponse Make the gateway hold a configuration document
 	//
-	// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan, `400`); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
+	// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan: `400`, and `404` or `409` for a plugin the gateway lacks); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -13029,7 +13029,7 @@ type ClientWithResponsesInterface interface {
 
 	// ApplyConfigWithResponse Make the gateway hold a configuration document
 	//
-	// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan, `400`); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
+	// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan: `400`, and `404` or `409` for a plugin the gateway lacks); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -13047,7 +13047,7 @@ type ClientWithResponsesInterface interface {
 
 	// PlanConfigWithBodyWithResponse Show what applying a configuration document would change
 	//
-	// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin only.
+	// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. A new service, filter, notification or channel, or a notification's new rule or delivery plugin, whose plugin the gateway does not have is `404`, and one needing the notification service while none runs is `409`, as the apply would answer, naming the entry. Admin only.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -13056,7 +13056,7 @@ type ClientWithResponsesInterface interface {
 
 	// PlanConfigWithResponse Show what applying a configuration document would change
 	//
-	// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin only.
+	// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. A new service, filter, notification or channel, or a notification's new rule or delivery plugin, whose plugin the gateway does not have is `404`, and one needing the notification service while none runs is `409`, as the apply would answer, naming the entry. Admin only.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -17576,6 +17576,10 @@ type PlanConfigResponse struct {
 	JSON401 *Unauthorized
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *Forbidden
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
 	// JSON413 the response for an HTTP 413 `application/json` response
 	JSON413 *PayloadTooLarge
 	// JSON415 the response for an HTTP 415 `application/json` response
@@ -17606,6 +17610,16 @@ func (r PlanConfigResponse) GetJSON401() *Unauthorized {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r PlanConfigResponse) GetJSON403() *Forbidden {
 	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r PlanConfigResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r PlanConfigResponse) GetJSON409() *Conflict {
+	return r.JSON409
 }
 
 // GetJSON413 returns the response for an HTTP 413 `application/json` response
@@ -24709,7 +24723,7 @@ func (c *ClientWithResponses) ResetCategoryItemWithResponse(ctx context.Context,
 
 // ApplyConfigWithBodyWithResponse Make the gateway hold a configuration document
 //
-// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan, `400`); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
+// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan: `400`, and `404` or `409` for a plugin the gateway lacks); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -24724,7 +24738,7 @@ func (c *ClientWithResponses) ApplyConfigWithBodyWithResponse(ctx context.Contex
 
 // ApplyConfigWithResponse Make the gateway hold a configuration document
 //
-// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan, `400`); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
+// Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan: `400`, and `404` or `409` for a plugin the gateway lacks); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -24754,7 +24768,7 @@ func (c *ClientWithResponses) ExportConfigWithResponse(ctx context.Context, reqE
 
 // PlanConfigWithBodyWithResponse Show what applying a configuration document would change
 //
-// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin only.
+// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. A new service, filter, notification or channel, or a notification's new rule or delivery plugin, whose plugin the gateway does not have is `404`, and one needing the notification service while none runs is `409`, as the apply would answer, naming the entry. Admin only.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -24769,7 +24783,7 @@ func (c *ClientWithResponses) PlanConfigWithBodyWithResponse(ctx context.Context
 
 // PlanConfigWithResponse Show what applying a configuration document would change
 //
-// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin only.
+// Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. A new service, filter, notification or channel, or a notification's new rule or delivery plugin, whose plugin the gateway does not have is `404`, and one needing the notification service while none runs is `409`, as the apply would answer, naming the entry. Admin only.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -29472,6 +29486,20 @@ func ParsePlanConfigResponse(rsp *http.Response) (*PlanConfigResponse, error) {
 			return nil, err
 		}
 		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge

@@ -99,7 +99,7 @@ export interface paths {
         put?: never;
         /**
          * Show what applying a configuration document would change
-         * @description Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin only.
+         * @description Compares the document with the gateway and lists the changes applying it would make, in the order apply makes them, without writing anything. A section that is absent is not managed; a section that is present, even empty, is the whole truth for its kind: services, filters, notifications, channels and users (except `admin`) the gateway has and the section lacks are removed. Categories and schedules are never removed; within a category only the items listed are managed. Values are compared in their stored form (`True` and `true` are the same boolean). Secret values show as `****`. The gateway never resolves a secret reference: a document holding one is `400` naming it; clients replace references by their values first (the `edged config` command does, on the operator's machine). Also `400`: another document `version`, an item a category lacks, a value its item refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin differs from the gateway's (remove it and add it again), a schedule the gateway does not have. A new service, filter, notification or channel, or a notification's new rule or delivery plugin, whose plugin the gateway does not have is `404`, and one needing the notification service while none runs is `409`, as the apply would answer, naming the entry. Admin only.
          */
         post: operations["planConfig"];
         delete?: never;
@@ -119,7 +119,7 @@ export interface paths {
         put?: never;
         /**
          * Make the gateway hold a configuration document
-         * @description Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan, `400`); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
+         * @description Makes the changes `POST /edge/config/plan` lists, in that order, through the same operations as the individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries), and answers the changes made. Only differences are written: applying the same document again answers no changes and writes no audit entry. Applies run one at a time. The document is checked completely before anything is written (the errors of plan: `400`, and `404` or `409` for a plugin the gateway lacks); a write that fails then (a service that cannot start is not a failure) answers its error, the changes before it stay, and applying again continues from there. A user's password is used only to create the user; existing users' passwords are never changed. Admin only.
          */
         post: operations["applyConfig"];
         delete?: never;
@@ -4527,6 +4527,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];

@@ -63,10 +63,10 @@ def sync_detailed(
     individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries),
     and answers the changes made. Only differences are written: applying the same document again answers
     no changes and writes no audit entry. Applies run one at a time. The document is checked completely
-    before anything is written (the errors of plan, `400`); a write that fails then (a service that
-    cannot start is not a failure) answers its error, the changes before it stay, and applying again
-    continues from there. A user's password is used only to create the user; existing users' passwords
-    are never changed. Admin only.
+    before anything is written (the errors of plan: `400`, and `404` or `409` for a plugin the gateway
+    lacks); a write that fails then (a service that cannot start is not a failure) answers its error,
+    the changes before it stay, and applying again continues from there. A user's password is used only
+    to create the user; existing users' passwords are never changed. Admin only.
 
     Args:
         body (FleetDocument): A gateway's configuration (see `GET /edge/config/export`). An absent
@@ -103,10 +103,10 @@ def sync(
     individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries),
     and answers the changes made. Only differences are written: applying the same document again answers
     no changes and writes no audit entry. Applies run one at a time. The document is checked completely
-    before anything is written (the errors of plan, `400`); a write that fails then (a service that
-    cannot start is not a failure) answers its error, the changes before it stay, and applying again
-    continues from there. A user's password is used only to create the user; existing users' passwords
-    are never changed. Admin only.
+    before anything is written (the errors of plan: `400`, and `404` or `409` for a plugin the gateway
+    lacks); a write that fails then (a service that cannot start is not a failure) answers its error,
+    the changes before it stay, and applying again continues from there. A user's password is used only
+    to create the user; existing users' passwords are never changed. Admin only.
 
     Args:
         body (FleetDocument): A gateway's configuration (see `GET /edge/config/export`). An absent
@@ -138,10 +138,10 @@ async def asyncio_detailed(
     individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries),
     and answers the changes made. Only differences are written: applying the same document again answers
     no changes and writes no audit entry. Applies run one at a time. The document is checked completely
-    before anything is written (the errors of plan, `400`); a write that fails then (a service that
-    cannot start is not a failure) answers its error, the changes before it stay, and applying again
-    continues from there. A user's password is used only to create the user; existing users' passwords
-    are never changed. Admin only.
+    before anything is written (the errors of plan: `400`, and `404` or `409` for a plugin the gateway
+    lacks); a write that fails then (a service that cannot start is not a failure) answers its error,
+    the changes before it stay, and applying again continues from there. A user's password is used only
+    to create the user; existing users' passwords are never changed. Admin only.
 
     Args:
         body (FleetDocument): A gateway's configuration (see `GET /edge/config/export`). An absent
@@ -176,10 +176,10 @@ async def asyncio(
     individual calls (so each writes its usual audit entries: CONCH, SCHCH, user and service entries),
     and answers the changes made. Only differences are written: applying the same document again answers
     no changes and writes no audit entry. Applies run one at a time. The document is checked completely
-    before anything is written (the errors of plan, `400`); a write that fails then (a service that
-    cannot start is not a failure) answers its error, the changes before it stay, and applying again
-    continues from there. A user's password is used only to create the user; existing users' passwords
-    are never changed. Admin only.
+    before anything is written (the errors of plan: `400`, and `404` or `409` for a plugin the gateway
+    lacks); a write that fails then (a service that cannot start is not a failure) answers its error,
+    the changes before it stay, and applying again continues from there. A user's password is used only
+    to create the user; existing users' passwords are never changed. Admin only.
 
     Args:
         body (FleetDocument): A gateway's configuration (see `GET /edge/config/export`). An absent

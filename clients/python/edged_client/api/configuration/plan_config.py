@@ -69,8 +69,10 @@ def sync_detailed(
     clients replace references by their values first (the `edged config` command does, on the operator's
     machine). Also `400`: another document `version`, an item a category lacks, a value its item
     refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin
-    differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin
-    only.
+    differs from the gateway's (remove it and add it again), a schedule the gateway does not have. A new
+    service, filter, notification or channel, or a notification's new rule or delivery plugin, whose
+    plugin the gateway does not have is `404`, and one needing the notification service while none runs
+    is `409`, as the apply would answer, naming the entry. Admin only.
 
     Args:
         body (FleetDocument): A gateway's configuration (see `GET /edge/config/export`). An absent
@@ -113,8 +115,10 @@ def sync(
     clients replace references by their values first (the `edged config` command does, on the operator's
     machine). Also `400`: another document `version`, an item a category lacks, a value its item
     refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin
-    differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin
-    only.
+    differs from the gateway's (remove it and add it again), a schedule the gateway does not have. A new
+    service, filter, notification or channel, or a notification's new rule or delivery plugin, whose
+    plugin the gateway does not have is `404`, and one needing the notification service while none runs
+    is `409`, as the apply would answer, naming the entry. Admin only.
 
     Args:
         body (FleetDocument): A gateway's configuration (see `GET /edge/config/export`). An absent
@@ -152,8 +156,10 @@ async def asyncio_detailed(
     clients replace references by their values first (the `edged config` command does, on the operator's
     machine). Also `400`: another document `version`, an item a category lacks, a value its item
     refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin
-    differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin
-    only.
+    differs from the gateway's (remove it and add it again), a schedule the gateway does not have. A new
+    service, filter, notification or channel, or a notification's new rule or delivery plugin, whose
+    plugin the gateway does not have is `404`, and one needing the notification service while none runs
+    is `409`, as the apply would answer, naming the entry. Admin only.
 
     Args:
         body (FleetDocument): A gateway's configuration (see `GET /edge/config/export`). An absent
@@ -194,8 +200,10 @@ async def asyncio(
     clients replace references by their values first (the `edged config` command does, on the operator's
     machine). Also `400`: another document `version`, an item a category lacks, a value its item
     refuses, a new user without a password, an unknown role, a service, filter or channel whose plugin
-    differs from the gateway's (remove it and add it again), a schedule the gateway does not have. Admin
-    only.
+    differs from the gateway's (remove it and add it again), a schedule the gateway does not have. A new
+    service, filter, notification or channel, or a notification's new rule or delivery plugin, whose
+    plugin the gateway does not have is `404`, and one needing the notification service while none runs
+    is `409`, as the apply would answer, naming the entry. Admin only.
 
     Args:
         body (FleetDocument): A gateway's configuration (see `GET /edge/config/export`). An absent
