@@ -36,7 +36,8 @@ import (
 // page shows when, the test server gets the delivery); the notification
 // edited, a channel added and deleted, the notification deleted; on the
 // Backups page the backup schedule disabled and enabled, a backup taken, a
-// setting changed after it, and the backup restored, which undoes it.
+// setting changed after it, and the backup restored, which undoes it. It
+// also takes the Tasks and Users pages' screenshots.
 func TestConsoleInBrowserPlant(t *testing.T) {
 	if os.Getenv("EDGE_BROWSER_TEST") == "" {
 		t.Skip("browser test: set EDGE_BROWSER_TEST=1 (make test-portal) to run it")
@@ -292,6 +293,18 @@ func TestConsoleInBrowserPlant(t *testing.T) {
 	p.waitFor("the changed retention", `document.getElementById('status').textContent.includes('retainCount is now 7')`)
 	checkLabelled(p, "the Backups page")
 	screenshot(ctx, t, b, p.s, filepath.Join(out, "backup-schedule.png"))
+	// The tasks the plant ran (the backup and the installs among them),
+	// and the users.
+	p.eval(`location.hash = '#/tasks'`, nil)
+	p.waitFor("the backup task", `[...document.querySelectorAll('#main tr')].some((tr) => tr.cells[0]?.textContent === 'backup' && tr.cells[2]?.textContent === 'Complete')`)
+	screenshot(ctx, t, b, p.s, filepath.Join(out, "tasks.png"))
+	p.eval(`location.hash = '#/users'`, nil)
+	p.waitFor("the users", `[...document.querySelectorAll('#main td')].some((td) => td.textContent === 'admin')`)
+	checkLabelled(p, "the Users page")
+	screenshot(ctx, t, b, p.s, filepath.Join(out, "users.png"))
+	p.eval(`location.hash = '#/backups'`, nil)
+	p.waitFor("the backups again", `document.querySelector('button[aria-label^="Restore backup"]:not([disabled])')`)
+
 	// Nothing left the gateway, the CSP blocked nothing, no error so far
 	// (the restore that follows ends the page's session).
 	checkNoForeignRequests(t, b, gw.URL)
