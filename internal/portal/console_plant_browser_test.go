@@ -253,11 +253,15 @@ func TestConsoleInBrowserPlant(t *testing.T) {
 	p.waitFor("the channel's webhook items", `document.querySelector('form[aria-label="Add a delivery channel"] fieldset[data-plugin=webhook] [data-item=url]')`)
 	p.set(`form[aria-label="Add a delivery channel"] fieldset[data-plugin=webhook] [data-item=url]`, hooks.srv.URL+"/second")
 	p.eval(`document.querySelector('form[aria-label="Add a delivery channel"]').requestSubmit()`, nil)
-	p.waitFor("the added channel", `document.querySelector('button[aria-label="Delete channel second"]') && document.querySelector('#status a[href="#/audit/CONCH"]')`)
+	p.waitFor("the added channel", `document.querySelector('button[aria-label="Delete channel second"]') && document.querySelector('#status a[href="#/audit/CONAD"]')`)
 	checkLabelled(p, "the notification's page")
 	screenshot(ctx, t, b, p.s, filepath.Join(out, "notification.png"))
 	p.click(`button[aria-label="Delete channel second"]`)
-	p.waitFor("the channel deleted", `!document.querySelector('button[aria-label="Delete channel second"]') && [...document.querySelectorAll('td')].some((td) => td.textContent === 'the notification\'s own')`)
+	p.waitFor("the channel deleted", `!document.querySelector('button[aria-label="Delete channel second"]') && [...document.querySelectorAll('td')].some((td) => td.textContent === 'the notification\'s own')
+  && document.querySelector('#status a[href="#/audit/NTFDL"]')`)
+	// The link leads to the deletion's entry, naming the channel.
+	p.click(`#status a[href="#/audit/NTFDL"]`)
+	p.waitFor("the channel's NTFDL entry", `[...document.querySelectorAll('#main tr')].some((tr) => tr.textContent.includes('NTFDL') && tr.textContent.includes('"channel":"second"'))`)
 
 	// Deleted from the list.
 	p.eval(`location.hash = '#/notifications'`, nil)

@@ -120,7 +120,7 @@ async function notificationPage(root: HTMLElement, name: string): Promise<void> 
     channels.replaceChildren(table(["Channel", "Plugin", "Category", ""], cs.channels.map((c, i) => [c.name, c.plugin, h("a", { href: `#/config/${enc(c.category)}` }, c.category),
       i === 0 ? h("span", { class: "ro-note" }, "the notification's own") : button("Delete", () => void guard(async () => {
         if (!confirmAction(`Delete channel ${c.name}?`)) return;
-        notify((await edge.delete("/edge/notification/{notification_name}/delivery/{channel_name}", { params: { path: { notification_name: name, channel_name: c.name } } })).message, "ok", "CONCH");
+        notify((await edge.delete("/edge/notification/{notification_name}/delivery/{channel_name}", { params: { path: { notification_name: name, channel_name: c.name } } })).message, "ok", "NTFDL");
         await showChannels();
       }), { "aria-label": `Delete channel ${c.name}` })]), "Delivery channels"));
   };
@@ -151,7 +151,7 @@ async function notificationPage(root: HTMLElement, name: string): Promise<void> 
       try {
         await edge.post("/edge/notification/{notification_name}/delivery", { params: { path: { notification_name: name } },
           body: { name: cname.value, plugin: picker.sel.value, config: picker.form()?.values() ?? {} } });
-        notify(`Channel ${cname.value} added to ${name}`, "ok", "CONCH");
+        notify(`Channel ${cname.value} added to ${name}`, "ok", "CONAD");
         await showChannels();
       } catch (e) {
         if (!(e instanceof EdgeApiError && e.status === 400 && picker.form()?.showError(messageOf(e)))) addErr.textContent = messageOf(e);
