@@ -230,6 +230,12 @@ func TestConsoleInBrowserPlant(t *testing.T) {
 		t.Errorf("the webhook's first delivery is %v, want High level triggered", docs[0])
 	}
 	screenshot(ctx, t, b, p.s, filepath.Join(out, "notifications.png"))
+	// Disabled and enabled again from the list, the keyboard's focus kept
+	// on the row's toggle.
+	p.click(`button[aria-label="Disable High level"]`)
+	p.waitFor("the notification disabled", `document.activeElement?.getAttribute('aria-label') === 'Enable High level' && document.querySelector('#status a[href="#/audit/CONCH"]')`)
+	p.click(`button[aria-label="Enable High level"]`)
+	p.waitFor("the notification enabled", `document.activeElement?.getAttribute('aria-label') === 'Disable High level'`)
 
 	// Edited on its page: description and retrigger time; a channel added
 	// and deleted.
@@ -279,6 +285,11 @@ func TestConsoleInBrowserPlant(t *testing.T) {
 	}
 	p.click(`button[name=schedule-disable]`)
 	p.waitFor("the schedule disabled", `document.querySelector('section[aria-label="Backup schedule"] [data-enabled=false]') && document.querySelector('#status a[href="#/audit/SCHCH"]')`)
+	var focused string
+	p.eval(`document.activeElement?.name ?? ''`, &focused)
+	if focused != "schedule-enable" {
+		t.Errorf("after Disable the focus is on %q, not on the Enable button that replaced it", focused)
+	}
 	if on := backupScheduleEnabled(p); on {
 		t.Error("the backup schedule is still enabled after Disable")
 	}

@@ -61,6 +61,8 @@ export async function backupsPage(root: HTMLElement): Promise<void> {
       const r = await edge.put(on ? "/edge/schedule/enable" : "/edge/schedule/disable", { body: { schedule_name: s.name } });
       notify(`${r.message}: automatic backups ${on ? "on" : "off"}`, "ok", "SCHCH");
       await showSchedule();
+      // The button became its opposite: the keyboard stays on it.
+      sched.querySelector("button")?.focus();
     });
     sched.replaceChildren(h("h2", {}, "Schedule"),
       h("p", { "data-enabled": String(s.enabled) }, `Automatic backups ${whenRuns(s)}: `, h("strong", {}, s.enabled ? "enabled" : "disabled"), " ",

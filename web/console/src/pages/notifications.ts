@@ -35,6 +35,8 @@ export async function notificationsPage(root: HTMLElement, name: string): Promis
             await edge.put("/edge/notification/{notification_name}", { params: { path: { notification_name: n.name } }, body: { enabled: !n.enable } });
             notify(`${n.name} ${n.enable ? "disabled" : "enabled"}`, "ok", "CONCH");
             await refresh();
+            // The row was redrawn: the keyboard stays on its toggle.
+            list.querySelector<HTMLElement>(`button[aria-label="${n.enable ? "Enable" : "Disable"} ${CSS.escape(n.name)}"]`)?.focus();
           }), { "aria-label": `${n.enable ? "Disable" : "Enable"} ${n.name}` }),
           button("Delete", () => void guard(async () => {
             if (!confirmAction(`Delete notification ${n.name}?`)) return;
