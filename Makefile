@@ -132,7 +132,7 @@ TESTSTEPS := test-tools test-go-tools \
              test-sdk-python:test-tools \
              test-sdk-typescript:test-tools,check-generated \
              test-plugins:test-tools \
-             test-sdk-go test-portal \
+             test-sdk-go test-portal:test-tools \
              test-fuzz:test-tools \
              test-compat test-release:test-tools \
              test-foreign-clients:test-tools
@@ -184,9 +184,9 @@ test-sdk-typescript: $(TSTOOLS) ## the TypeScript SDK as published: npm pack, a 
 	@echo "== the TypeScript SDK (clients/typescript)"
 	cd $(TSDIR) && npm test --silent
 
-test-portal: ## the docs page and the console in headless Chromium (skip without a chromium binary); output in test-output/
+test-portal: $(SIMTOOLS) ## the docs page and the console in headless Chromium (skip without a chromium binary; the console's plant test needs the Modbus simulator); output in test-output/
 	@echo "== the documentation portal and the console in a browser"
-	EDGE_BROWSER_TEST=1 CGO_ENABLED=0 $(GO) test -count=1 -v -run 'TestDocsInBrowser|TestConsoleInBrowser' ./internal/portal 2>&1 | $(TESTFILTER)
+	EDGE_REQUIRE_SIMULATORS=1 EDGE_BROWSER_TEST=1 CGO_ENABLED=0 $(GO) test -count=1 -v -run 'TestDocsInBrowser|TestConsoleInBrowser' ./internal/portal 2>&1 | $(TESTFILTER)
 
 # The contract as integrators use it: clients generated from openapi.yaml by
 # stock generators, pinned here (openapi-generator's CLI from Maven Central,

@@ -655,6 +655,24 @@ func checkNotifications(t *testing.T, admin *edgeclient.ClientWithResponses, plc
 	if got := len(hook.docs("/toggled")); got != sent {
 		t.Errorf("a disabled instance sent %d notifications", got-sent)
 	}
+
+	// An extra channel deleted: gone from the instance, audited NTFDL
+	// with its name.
+	deleted := auditCount(t, edgeclient.NTFDL)
+	del, err := admin.DeleteNotificationChannelWithResponse(ctx, once, "log")
+	must(t, err)
+	wantStatus(t, "deleteNotificationChannel", del.StatusCode(), del.Body, http.StatusOK)
+	chs, err := admin.ListNotificationChannelsWithResponse(ctx, once)
+	must(t, err)
+	wantStatus(t, "listNotificationChannels", chs.StatusCode(), chs.Body, http.StatusOK)
+	if slices.ContainsFunc(chs.JSON200.Channels, func(c edgeclient.NotificationChannel) bool { return c.Name == "log" }) {
+		t.Errorf("channel log still listed after its deletion: %+v", chs.JSON200.Channels)
+	}
+	if n := auditCount(t, edgeclient.NTFDL); n != deleted+1 {
+		t.Errorf("NTFDL entries = %d after deleting a channel, want %d", n, deleted+1)
+	} else if e := listAudit(t, edgeclient.ListAuditEntriesParams{Source: ptr(edgeclient.NTFDL), Limit: ptr(1)}).Audit[0]; e.Details["name"] != once || e.Details["channel"] != "log" {
+		t.Errorf("the channel's NTFDL entry has details %v, want name %s and channel log", e.Details, once)
+	}
 }
 
 // lastValue returns datapoint of the newest reading of asset (nil when

@@ -877,8 +877,9 @@ func (m *Manager) AddChannel(ctx context.Context, name, channel, pluginName stri
 	return m.Channel(ctx, name, channel)
 }
 
-// DeleteChannel removes an extra channel. The instance's own channel
-// cannot be removed (Invalid).
+// DeleteChannel removes an extra channel, audited NTFDL with the channel's
+// name (its category goes without the configuration's audit entry, as an
+// instance's do). The instance's own channel cannot be removed (Invalid).
 func (m *Manager) DeleteChannel(ctx context.Context, name, channel string) error {
 	ch, err := m.Channel(ctx, name, channel)
 	if err != nil {
@@ -894,6 +895,7 @@ func (m *Manager) DeleteChannel(ctx context.Context, name, channel string) error
 		return fmt.Errorf("notification: delete category %q: %w", ch.Category, err)
 	}
 	m.pushLocked(ctx)
+	m.audit(ctx, auditDeleted, map[string]any{"name": name, "channel": channel})
 	return nil
 }
 

@@ -326,6 +326,14 @@ func TestChannelsAndDelete(t *testing.T) {
 	if _, err := f.m.Channel(ctx, "overheat", "mail"); !errors.Is(err, fault.NotFound) {
 		t.Errorf("deleted channel still there: %v", err)
 	}
+	// The channel's deletion is audited: NTFDL naming the channel.
+	entries, _, err := f.log.List(ctx, audit.Filter{Source: "NTFDL", Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || !strings.Contains(string(entries[0].Details), `"channel":"mail"`) {
+		t.Errorf("NTFDL entries after deleting channel mail = %+v, want one naming it", entries)
+	}
 	if err := f.m.Delete(ctx, "overheat"); err != nil {
 		t.Fatal(err)
 	}
@@ -337,8 +345,8 @@ func TestChannelsAndDelete(t *testing.T) {
 	if ws := f.proc.last(); len(ws) != 0 {
 		t.Errorf("process still has %+v", ws)
 	}
-	if got := auditCount(t, f, "NTFDL"); got != 1 {
-		t.Errorf("NTFDL entries = %d", got)
+	if got := auditCount(t, f, "NTFDL"); got != 2 {
+		t.Errorf("NTFDL entries = %d, want the channel's and the instance's", got)
 	}
 	if err := f.m.Delete(ctx, "overheat"); !errors.Is(err, fault.NotFound) {
 		t.Errorf("second Delete = %v, want NotFound", err)

@@ -877,7 +877,7 @@ type AuditEntryCreate struct {
 	// - `NHAVL` north destination available
 	// - `UPEXC` update complete
 	// - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
-	// - `NTFDL` notification deleted
+	// - `NTFDL` notification (or one of its extra channels) deleted
 	// - `NTFAD` notification added
 	// - `NTFSN` notification sent
 	// - `NTFCL` notification cleared
@@ -977,7 +977,7 @@ type AuditSeverityLevel struct {
 // - `NHAVL` north destination available
 // - `UPEXC` update complete
 // - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
-// - `NTFDL` notification deleted
+// - `NTFDL` notification (or one of its extra channels) deleted
 // - `NTFAD` notification added
 // - `NTFSN` notification sent
 // - `NTFCL` notification cleared
@@ -4736,7 +4736,7 @@ type ClientInterface interface {
 
 	// DeleteNotificationChannel Delete an extra delivery channel
 	//
-	// Deletes an extra channel and its category. The instance's own channel cannot be deleted (400: change it with PUT or delete the instance); 404 for an unknown instance or channel.
+	// Deletes an extra channel and its category; NTFDL is audited with the instance's and the channel's names. The instance's own channel cannot be deleted (400: change it with PUT or delete the instance); 404 for an unknown instance or channel.
 	//
 	// Corresponds with DELETE /edge/notification/{notification_name}/delivery/{channel_name} (the `DeleteNotificationChannel` operationId).
 	DeleteNotificationChannel(ctx context.Context, notificationName NotificationName, channelName ChannelName, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -6733,7 +6733,7 @@ func (c *RawClient) AddNotificationChannel(ctx context.Context, notificationName
 
 // DeleteNotificationChannel Delete an extra delivery channel
 //
-// Deletes an extra channel and its category. The instance's own channel cannot be deleted (400: change it with PUT or delete the instance); 404 for an unknown instance or channel.
+// Deletes an extra channel and its category; NTFDL is audited with the instance's and the channel's names. The instance's own channel cannot be deleted (400: change it with PUT or delete the instance); 404 for an unknown instance or channel.
 //
 // Corresponds with DELETE /edge/notification/{notification_name}/delivery/{channel_name} (the `DeleteNotificationChannel` operationId).
 func (c *RawClient) DeleteNotificationChannel(ctx context.Context, notificationName NotificationName, channelName ChannelName, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -13371,7 +13371,7 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteNotificationChannelWithResponse Delete an extra delivery channel
 	//
-	// Deletes an extra channel and its category. The instance's own channel cannot be deleted (400: change it with PUT or delete the instance); 404 for an unknown instance or channel.
+	// Deletes an extra channel and its category; NTFDL is audited with the instance's and the channel's names. The instance's own channel cannot be deleted (400: change it with PUT or delete the instance); 404 for an unknown instance or channel.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -25308,7 +25308,7 @@ func (c *ClientWithResponses) AddNotificationChannelWithResponse(ctx context.Con
 
 // DeleteNotificationChannelWithResponse Delete an extra delivery channel
 //
-// Deletes an extra channel and its category. The instance's own channel cannot be deleted (400: change it with PUT or delete the instance); 404 for an unknown instance or channel.
+// Deletes an extra channel and its category; NTFDL is audited with the instance's and the channel's names. The instance's own channel cannot be deleted (400: change it with PUT or delete the instance); 404 for an unknown instance or channel.
 //
 // Returns a wrapper object for the known response body format(s).
 //

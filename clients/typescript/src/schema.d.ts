@@ -1386,7 +1386,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an extra delivery channel
-         * @description Deletes an extra channel and its category. The instance's own channel cannot be deleted (400: change it with PUT or delete the instance); 404 for an unknown instance or channel.
+         * @description Deletes an extra channel and its category; NTFDL is audited with the instance's and the channel's names. The instance's own channel cannot be deleted (400: change it with PUT or delete the instance); 404 for an unknown instance or channel.
          */
         delete: operations["deleteNotificationChannel"];
         options?: never;
@@ -2206,7 +2206,7 @@ export interface components {
          *     - `NHAVL` north destination available
          *     - `UPEXC` update complete
          *     - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
-         *     - `NTFDL` notification deleted
+         *     - `NTFDL` notification (or one of its extra channels) deleted
          *     - `NTFAD` notification added
          *     - `NTFSN` notification sent
          *     - `NTFCL` notification cleared

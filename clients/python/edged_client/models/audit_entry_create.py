@@ -42,7 +42,7 @@ class AuditEntryCreate:
             - `NHAVL` north destination available
             - `UPEXC` update complete
             - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`, `readings`)
-            - `NTFDL` notification deleted
+            - `NTFDL` notification (or one of its extra channels) deleted
             - `NTFAD` notification added
             - `NTFSN` notification sent
             - `NTFCL` notification cleared

@@ -75,6 +75,10 @@ export async function assetPage(root: HTMLElement, code: string): Promise<void> 
       return col;
     })];
     plotBox.dataset.points = String(times.length);
+    // The extent of the values drawn, which the browser test checks.
+    const ys = data.slice(1).flat().filter((v): v is number => typeof v === "number");
+    plotBox.dataset.min = ys.length ? String(Math.min(...ys)) : "";
+    plotBox.dataset.max = ys.length ? String(Math.max(...ys)) : "";
     const width = Math.max(320, plotBox.clientWidth || root.clientWidth - 16);
     const key = `${chosen.join(",")}@${w.span}`;
     if (plot && plotBox.dataset.keys === key) {

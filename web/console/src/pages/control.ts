@@ -53,7 +53,7 @@ export async function controlPage(root: HTMLElement): Promise<void> {
           ? await edge.post("/edge/control/write", { body: { destination, ...target, values: pairs(values.value) as never } })
           : await edge.post("/edge/control/operation", { body: { destination, ...target, operation: op.value, parameters: pairs(values.value) as never } });
         answer.replaceChildren(h("h2", {}, "The dispatcher's answer"), table(["Service", "Asset", "Outcome"], res.results.map((r) => [r.service, r.asset ?? "", r.error ? `failed: ${r.error}` : "done"])));
-        notify(`Control ${kind.value} sent: ${res.results.length} services answered`, "ok", kind.value === "write" ? "CTLWR" : "CTLOP");
+        notify(`Control ${kind.value} sent: ${res.results.length} service${res.results.length === 1 ? "" : "s"} answered`, "ok", kind.value === "write" ? "CTLWR" : "CTLOP");
       } catch (e) {
         answer.replaceChildren(h("h2", {}, "The dispatcher's answer"), h("p", { class: "error" }, messageOf(e)));
         notify(messageOf(e), "error", kind.value === "write" ? "CTLWR" : "CTLOP");

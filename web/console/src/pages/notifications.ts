@@ -4,7 +4,7 @@ import { EdgeApiError, type Schema } from "@edged/client";
 import { button, checkbox, enc, field, fmtTime, h, select, table } from "../lib/dom";
 import { itemsForm, type ItemsForm } from "../lib/catalogue";
 import { edge } from "../lib/session";
-import { confirmAction, guard, messageOf, notify } from "../lib/ui";
+import { confirmAction, every, guard, messageOf, notify, REFRESH_MS } from "../lib/ui";
 
 type NPlugin = Schema<"NotificationPlugin">;
 const asPlugin = (p: NPlugin) => ({ name: p.name, version: p.version, description: p.description, type: "notification" as const, origin: "builtin" as const, config: p.config });
@@ -35,6 +35,8 @@ export async function notificationsPage(root: HTMLElement, name: string): Promis
             await edge.put("/edge/notification/{notification_name}", { params: { path: { notification_name: n.name } }, body: { enabled: !n.enable } });
             notify(`${n.name} ${n.enable ? "disabled" : "enabled"}`, "ok", "CONCH");
             await refresh();
+            // The row was redrawn: the keyboard stays on its toggle.
+            list.querySelector<HTMLElement>(`button[aria-label="${n.enable ? "Enable" : "Disable"} ${CSS.escape(n.name)}"]`)?.focus();
           }), { "aria-label": `${n.enable ? "Disable" : "Enable"} ${n.name}` }),
           button("Delete", () => void guard(async () => {
             if (!confirmAction(`Delete notification ${n.name}?`)) return;
@@ -47,6 +49,17 @@ export async function notificationsPage(root: HTMLElement, name: string): Promis
   const types = await guard(() => edge.get("/edge/notification/type"));
   if (plugins && types) root.append(createForm(plugins.rules, plugins.delivery, types.notification_type, refresh));
   await guard(refresh);
+  // When each last fired, followed in place: the rows (and the focus on
+  // their buttons) stay.
+  every(REFRESH_MS, async () => void (await guard(async () => showFired(list, await lastFired()))));
+}
+
+/** showFired writes each notification's last firing into its [data-fired] cell under el. */
+function showFired(el: HTMLElement, fired: Map<string, Date>): void {
+  for (const span of el.querySelectorAll<HTMLElement>("[data-fired]")) {
+    const t = fired.get(span.dataset.fired!);
+    span.textContent = t ? fmtTime(t) : "never";
+  }
 }
 
 function pluginPicker(label: string, name: string, plugins: NPlugin[], prefix: string): { el: HTMLElement; sel: HTMLSelectElement; form: () => ItemsForm | undefined } {
@@ -109,7 +122,7 @@ async function notificationPage(root: HTMLElement, name: string): Promise<void> 
     channels.replaceChildren(table(["Channel", "Plugin", "Category", ""], cs.channels.map((c, i) => [c.name, c.plugin, h("a", { href: `#/config/${enc(c.category)}` }, c.category),
       i === 0 ? h("span", { class: "ro-note" }, "the notification's own") : button("Delete", () => void guard(async () => {
         if (!confirmAction(`Delete channel ${c.name}?`)) return;
-        notify((await edge.delete("/edge/notification/{notification_name}/delivery/{channel_name}", { params: { path: { notification_name: name, channel_name: c.name } } })).message, "ok", "CONCH");
+        notify((await edge.delete("/edge/notification/{notification_name}/delivery/{channel_name}", { params: { path: { notification_name: name, channel_name: c.name } } })).message, "ok", "NTFDL");
         await showChannels();
       }), { "aria-label": `Delete channel ${c.name}` })]), "Delivery channels"));
   };
@@ -117,7 +130,8 @@ async function notificationPage(root: HTMLElement, name: string): Promise<void> 
   const retrigger = h("input", { name: "edit-retrigger", type: "number", min: 0, value: n.retriggerTime });
   const en = checkbox("Enabled", "edit-enabled", n.enable);
   const edit = h("form", { "aria-label": "Edit the notification" }, h("h2", {}, "Edit"), field("Description", desc), field("Retrigger time (s)", retrigger), en.el,
-    h("p", {}, `Rule ${n.rule}, channel ${n.channel}: their items are on `, h("a", { href: `#/config/${enc(name)}` }, "the notification's category"), "."),
+    h("p", {}, `Rule ${n.rule}, channel ${n.channel}: their items are on the categories `, h("a", { href: `#/config/${enc("rule" + name)}` }, `rule${name}`), " and ",
+      h("a", { href: `#/config/${enc("delivery" + name)}` }, `delivery${name}`), "."),
     h("button", { type: "submit" }, "Save"));
   edit.addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -139,7 +153,7 @@ async function notificationPage(root: HTMLElement, name: string): Promise<void> 
       try {
         await edge.post("/edge/notification/{notification_name}/delivery", { params: { path: { notification_name: name } },
           body: { name: cname.value, plugin: picker.sel.value, config: picker.form()?.values() ?? {} } });
-        notify(`Channel ${cname.value} added to ${name}`, "ok", "CONCH");
+        notify(`Channel ${cname.value} added to ${name}`, "ok", "CONAD");
         await showChannels();
       } catch (e) {
         if (!(e instanceof EdgeApiError && e.status === 400 && picker.form()?.showError(messageOf(e)))) addErr.textContent = messageOf(e);
@@ -147,7 +161,9 @@ async function notificationPage(root: HTMLElement, name: string): Promise<void> 
       }
     })();
   });
-  body.append(h("p", {}, n.description), edit, channels, add);
+  const fired = h("p", {}, "Last fired: ", h("span", { "data-fired": name }, "never"));
+  body.append(h("p", {}, n.description), fired, edit, channels, add);
   root.append(body);
   await guard(showChannels);
+  every(REFRESH_MS, async () => void (await guard(async () => showFired(fired, await lastFired()))));
 }

@@ -46,8 +46,12 @@ export async function packagesPage(root: HTMLElement): Promise<void> {
     }
     await refresh();
   };
-  const install = (name: string) => void guard(async () => {
-    const r = await edge.post("/edge/plugin", { body: { format: "repository", name } });
+  // A service package (notification, dispatcher) installs through the
+  // services' install, a plugin package through the plugins'.
+  const install = (name: string, service = false) => void guard(async () => {
+    const r = service
+      ? await edge.post("/edge/service", { params: { query: { action: "install" } }, body: { format: "repository", name } })
+      : await edge.post("/edge/plugin", { body: { format: "repository", name } });
     notify(r.message, "ok", "PKGIN");
     await follow(r.id, r.log, `Installing ${name}`);
   });
@@ -75,7 +79,7 @@ export async function packagesPage(root: HTMLElement): Promise<void> {
       const [plugins, services] = await Promise.all([edge.get("/edge/plugin/available"), edge.get("/edge/service/available")]);
       available.replaceChildren(table(["Package", "Kind", ""], [
         ...plugins.plugins.map((n) => [n, "plugin", button("Install", () => install(n), { "aria-label": `Install ${n}` })]),
-        ...services.services.map((n) => [n, "service", button("Install", () => install(n), { "aria-label": `Install ${n}` })])], "Available from the repository"));
+        ...services.services.map((n) => [n, "service", button("Install", () => install(n, true), { "aria-label": `Install ${n}` })])], "Available from the repository"));
     } catch (e) {
       available.replaceChildren(h("p", { class: "ro-note" }, `Nothing available: ${e instanceof Error ? e.message : String(e)}`));
     }

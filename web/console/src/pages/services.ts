@@ -1,5 +1,6 @@
-// Services: list, enable, disable, delete; create a south or north service
-// from the plugin catalogue, every item of the plugin's schema in the form.
+// Services: list, enable, disable, delete; create a south, north,
+// notification or dispatcher service from the plugin catalogue, every item
+// of the plugin's schema in the form.
 import { EdgeApiError } from "@edged/client";
 import { enc, field, h, select, table } from "../lib/dom";
 import { catalogue, itemsForm, type ItemsForm, type Plugin } from "../lib/catalogue";
@@ -10,7 +11,7 @@ export async function servicesPage(root: HTMLElement): Promise<void> {
   root.append(h("h1", {}, "Services"));
   const list = h("div");
   const name = h("input", { name: "name", required: true });
-  const type = select("type", [["south", "South"], ["north", "North"]]);
+  const type = select("type", [["south", "South"], ["north", "North"], ["notification", "Notification"], ["dispatcher", "Dispatcher"]]);
   const plugin = h("select", { name: "plugin", required: true });
   const items = h("div", { class: "plugin-form" });
   const enabled = h("input", { type: "checkbox", name: "enabled", checked: true });
@@ -32,7 +33,7 @@ export async function servicesPage(root: HTMLElement): Promise<void> {
   let loads = 0;
   const loadPlugins = async () => {
     const load = ++loads;
-    const list = await catalogue(type.value as "south" | "north");
+    const list = await catalogue(type.value as "south" | "north" | "notification" | "dispatcher");
     // Only the latest load renders, and the plugin chosen while it was on
     // its way stays chosen.
     if (load !== loads) return;

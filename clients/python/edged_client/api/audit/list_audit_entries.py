@@ -110,7 +110,7 @@ def sync_detailed(
             - `UPEXC` update complete
             - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`,
             `readings`)
-            - `NTFDL` notification deleted
+            - `NTFDL` notification (or one of its extra channels) deleted
             - `NTFAD` notification added
             - `NTFSN` notification sent
             - `NTFCL` notification cleared
@@ -204,7 +204,7 @@ def sync(
             - `UPEXC` update complete
             - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`,
             `readings`)
-            - `NTFDL` notification deleted
+            - `NTFDL` notification (or one of its extra channels) deleted
             - `NTFAD` notification added
             - `NTFSN` notification sent
             - `NTFCL` notification cleared
@@ -293,7 +293,7 @@ async def asyncio_detailed(
             - `UPEXC` update complete
             - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`,
             `readings`)
-            - `NTFDL` notification deleted
+            - `NTFDL` notification (or one of its extra channels) deleted
             - `NTFAD` notification added
             - `NTFSN` notification sent
             - `NTFCL` notification cleared
@@ -385,7 +385,7 @@ async def asyncio(
             - `UPEXC` update complete
             - `BKEXC` backup complete (FAILURE when it failed; details: `id`, `size` or `reason`,
             `readings`)
-            - `NTFDL` notification deleted
+            - `NTFDL` notification (or one of its extra channels) deleted
             - `NTFAD` notification added
             - `NTFSN` notification sent
             - `NTFCL` notification cleared

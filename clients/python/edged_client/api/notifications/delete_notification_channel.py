@@ -57,8 +57,9 @@ def sync_detailed(
 ) -> Response[Message]:
     """Delete an extra delivery channel
 
-     Deletes an extra channel and its category. The instance's own channel cannot be deleted (400: change
-    it with PUT or delete the instance); 404 for an unknown instance or channel.
+     Deletes an extra channel and its category; NTFDL is audited with the instance's and the channel's
+    names. The instance's own channel cannot be deleted (400: change it with PUT or delete the
+    instance); 404 for an unknown instance or channel.
 
     Args:
         notification_name (str):
@@ -93,8 +94,9 @@ def sync(
 ) -> Message:
     """Delete an extra delivery channel
 
-     Deletes an extra channel and its category. The instance's own channel cannot be deleted (400: change
-    it with PUT or delete the instance); 404 for an unknown instance or channel.
+     Deletes an extra channel and its category; NTFDL is audited with the instance's and the channel's
+    names. The instance's own channel cannot be deleted (400: change it with PUT or delete the
+    instance); 404 for an unknown instance or channel.
 
     Args:
         notification_name (str):
@@ -124,8 +126,9 @@ async def asyncio_detailed(
 ) -> Response[Message]:
     """Delete an extra delivery channel
 
-     Deletes an extra channel and its category. The instance's own channel cannot be deleted (400: change
-    it with PUT or delete the instance); 404 for an unknown instance or channel.
+     Deletes an extra channel and its category; NTFDL is audited with the instance's and the channel's
+    names. The instance's own channel cannot be deleted (400: change it with PUT or delete the
+    instance); 404 for an unknown instance or channel.
 
     Args:
         notification_name (str):
@@ -158,8 +161,9 @@ async def asyncio(
 ) -> Message:
     """Delete an extra delivery channel
 
-     Deletes an extra channel and its category. The instance's own channel cannot be deleted (400: change
-    it with PUT or delete the instance); 404 for an unknown instance or channel.
+     Deletes an extra channel and its category; NTFDL is audited with the instance's and the channel's
+    names. The instance's own channel cannot be deleted (400: change it with PUT or delete the
+    instance); 404 for an unknown instance or channel.
 
     Args:
         notification_name (str):
