@@ -144,7 +144,8 @@ func TestConsoleInBrowserPlant(t *testing.T) {
 	p.eval(`location.hash = '#/services'`, nil)
 	p.waitFor("the enable button", `document.querySelector('button[aria-label="Enable PLC"]')`)
 	p.click(`button[aria-label="Enable PLC"]`)
-	p.waitFor("the enable's answer", `document.querySelector('#status a[href="#/audit/SCHCH"]')`)
+	// The list is redrawn; the keyboard stays on the button pressed.
+	p.waitFor("the enable's answer, the focus kept", `document.querySelector('#status a[href="#/audit/SCHCH"]') && document.activeElement?.getAttribute('aria-label') === 'Enable PLC'`)
 	for _, s := range []struct{ name, typ string }{{"Control", "dispatcher"}, {"Alerts", "notification"}} {
 		p.eval(`location.hash = '#/services'`, nil)
 		p.waitFor("the service form", `document.querySelector('form[aria-label="Create a service"]')`)

@@ -67,7 +67,13 @@ export async function servicesPage(root: HTMLElement): Promise<void> {
     const all = await edge.get("/edge/service");
     const rows = all.services.filter((s) => s.type !== "Core" && s.type !== "Storage").map((s) => {
       const act = (label: string, audit: string, fn: () => Promise<{ message: string } | undefined>) =>
-        h("button", { type: "button", "aria-label": `${label} ${s.name}`, onclick: () => void guard(async () => { const r = await fn(); if (r) notify(r.message, "ok", audit); await refresh(); }) }, label);
+        h("button", { type: "button", "aria-label": `${label} ${s.name}`, onclick: () => void guard(async () => {
+          const r = await fn();
+          if (r) notify(r.message, "ok", audit);
+          await refresh();
+          // The rows were redrawn: the keyboard stays on the same button.
+          list.querySelector<HTMLElement>(`button[aria-label="${CSS.escape(`${label} ${s.name}`)}"]`)?.focus();
+        }) }, label);
       return [h("a", { href: `#/config/${enc(s.name)}` }, s.name), s.type, h("span", { class: `st ${s.status}` }, s.status),
         h("span", { class: "actions" },
           act("Enable", "SCHCH", () => edge.put("/edge/schedule/enable", { body: { schedule_name: s.name } })),
