@@ -173,6 +173,13 @@ func TestConsoleInBrowserPlant(t *testing.T) {
 	// level above 50, to the test's webhook.
 	p.eval(`location.hash = '#/notifications'`, nil)
 	p.waitFor("the create form", `document.querySelector('form[aria-label="Create a notification"] select[name=ntf-rule] option[value=threshold]')`)
+	// A required item left empty is not shown as an error before the
+	// operator has touched it.
+	var untouched string
+	p.eval(`getComputedStyle(document.querySelector('input[name=ntf-name]')).backgroundColor`, &untouched)
+	if untouched == "rgb(254, 242, 242)" {
+		t.Error("the create form's empty Name is shown as an error before anything was typed")
+	}
 	p.set("input[name=ntf-name]", "High level")
 	p.set("input[name=ntf-description]", "Tank level above 50")
 	p.set("select[name=ntf-rule]", "threshold")
