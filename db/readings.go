@@ -146,6 +146,18 @@ func (d *DB) InsertReadingsTracked(ctx context.Context, rs []Reading, track []Tr
 	return func(context.Context) error { return d.logs.wait(n) }, nil
 }
 
+// InsertReadingsDurable is InsertReadingsTracked whose commit is on stable
+// storage when it returns: at durability Power on SQLite the transaction
+// syncs the log in its own commit (synchronous=FULL), as InsertReadings
+// does, rather than committing relaxed and syncing after the fact. A
+// writer with nothing else to write while the sync runs (a lone request)
+// saves the deferred sync's extra steps — switching the connection's
+// setting twice, opening the log file, handing the wait to another
+// goroutine — and the commit costs what a plain FULL commit does.
+func (d *DB) InsertReadingsDurable(ctx context.Context, rs []Reading, track []TrackingEvent) error {
+	return d.insertReadings(ctx, rs, false, track)
+}
+
 // insertReadings is InsertReadings; relaxed commits without syncing the
 // log (see logSync); track are asset tracking events recorded in the same
 // transaction (see InsertReadingsTracked).
