@@ -58,6 +58,16 @@ func (c *countingStore) InsertReadings(ctx context.Context, rs []db.Reading) err
 	return c.DB.InsertReadings(ctx, rs)
 }
 
+func (c *countingStore) InsertReadingsTracked(ctx context.Context, rs []db.Reading, track []db.TrackingEvent) (func(context.Context) error, error) {
+	c.calls.Add(1)
+	return c.DB.InsertReadingsTracked(ctx, rs, track)
+}
+
+func (c *countingStore) InsertReadingsDurable(ctx context.Context, rs []db.Reading, track []db.TrackingEvent) error {
+	c.calls.Add(1)
+	return c.DB.InsertReadingsDurable(ctx, rs, track)
+}
+
 func (c *countingStore) InsertReadingsDeferred(ctx context.Context, rs []db.Reading) (func(context.Context) error, error) {
 	c.calls.Add(1)
 	return c.DB.InsertReadingsDeferred(ctx, rs)

@@ -317,6 +317,14 @@ func (b *Buffer) SubmitAndWait(ctx context.Context, readings []plugin.Reading) (
 	}
 	if direct != nil {
 		b.write([]*entry{direct}, nil, true)
+		// The writer goroutine waits while a producer writes: wake it for
+		// what queued meanwhile, or to stop.
+		b.mu.Lock()
+		wake := len(b.queue) > 0 || b.closing
+		b.mu.Unlock()
+		if wake {
+			b.signal()
+		}
 	}
 	return true, r.Wait(ctx)
 }
@@ -616,7 +624,6 @@ func (b *Buffer) write(batch []*entry, acks chan<- ack, durable bool) {
 	b.mu.Lock()
 	b.inflight = 0
 	b.writing = false
-	wake := len(b.queue) > 0 || b.closing
 	// Many producers are waiting: some are queued, and this write just
 	// answered others, who typically send again within a commit's time.
 	// Letting the next write wait for them, at most as long as this commit
@@ -630,9 +637,6 @@ func (b *Buffer) write(batch []*entry, acks chan<- ack, durable bool) {
 		b.lingerWant = queued + answered
 	}
 	b.mu.Unlock()
-	if wake {
-		b.signal() // the writer goroutine, should a producer have written
-	}
 }
 
 // alone reports whether batch is to be written durably in one step: the
