@@ -17,8 +17,8 @@ import (
 )
 
 // BenchmarkWriter measures the buffer's group commit against real storage:
-// concurrent producers each Submit a batch and wait for its commit before
-// the next, as http_south senders do, with the default limits. One op is
+// concurrent producers each submit a batch and wait for its commit before
+// the next (SubmitAndWait), as http_south senders do, with the default limits. One op is
 // one submission; readings/s counts committed readings and readings/tx
 // the mean group a transaction wrote. Each case runs on SQLite (with
 // durability process, and power: every commit synced before it is
@@ -106,10 +106,7 @@ func benchWriter(b *testing.B, d *db.DB, senders, size int) {
 				for k := range rs {
 					rs[k].Timestamp = t0.Add(time.Duration(i*int64(size)+int64(k)) * time.Microsecond)
 				}
-				r, err := buf.Submit(rs)
-				if err == nil {
-					err = r.Wait(context.Background())
-				}
+				_, err := buf.SubmitAndWait(context.Background(), rs)
 				if err != nil {
 					b.Error(err)
 					return
