@@ -1,8 +1,8 @@
 package ingest
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"encoding/json"
 	"runtime"
 	"strconv"
