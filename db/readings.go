@@ -146,6 +146,18 @@ func (d *DB) InsertReadingsTracked(ctx context.Context, rs []Reading, track []Tr
 	return func(context.Context) error { return d.logs.wait(n) }, nil
 }
 
+// InsertReadingsDurable is InsertReadingsTracked whose commit is on stable
+// storage when it returns: at durability Power on SQLite the transaction
+// syncs the log in its own commit (synchronous=FULL), as InsertReadings
+// does, rather than committing relaxed and syncing after the fact. A
+// writer with nothing else to write while the sync runs (a lone request)
+// saves the deferred sync's extra steps — switching the connection's
+// setting twice, opening the log file, handing the wait to another
+// goroutine — and the commit costs what a plain FULL commit does.
+func (d *DB) InsertReadingsDurable(ctx context.Context, rs []Reading, track []TrackingEvent) error {
+	return d.insertReadings(ctx, rs, false, track)
+}
+
 // insertReadings is InsertReadings; relaxed commits without syncing the
 // log (see logSync); track are asset tracking events recorded in the same
 // transaction (see InsertReadingsTracked).
@@ -221,12 +233,17 @@ func (d *DB) insertReadings(ctx context.Context, rs []Reading, relaxed bool, tra
 		if plan, err = d.sqliteInsertPlan(ctx, len(rows)); err != nil {
 			return fmt.Errorf("db: insert readings: %w", err)
 		}
-		if countsPlan, err = d.assetCountsPlan(ctx, len(sorted)); err != nil {
-			return fmt.Errorf("db: insert readings: %w", err)
-		}
-		if rollupPlan, err = d.sqliteRollupPlan(ctx, len(rollups)); err != nil {
-			return fmt.Errorf("db: insert readings: %w", err)
-		}
+	}
+	// The counts' and rollups' upserts run from statements prepared once
+	// on either store: on PostgreSQL each then costs one round trip (bind
+	// and execute) instead of two (parse, then bind and execute), and is
+	// planned once per connection.
+	var err error
+	if countsPlan, err = d.assetCountsPlan(ctx, len(sorted)); err != nil {
+		return fmt.Errorf("db: insert readings: %w", err)
+	}
+	if rollupPlan, err = d.rollupPlan(ctx, len(rollups)); err != nil {
+		return fmt.Errorf("db: insert readings: %w", err)
 	}
 	// Registered with the stream fence until the transaction ends, so
 	// north readers never read past readings still in flight.
@@ -240,7 +257,7 @@ func (d *DB) insertReadings(ctx context.Context, rs []Reading, relaxed bool, tra
 	if d.dialect == Postgres {
 		inTx = d.inKnownTx // a lost commit's outcome can be learnt
 	}
-	err := inTx(ctx, func(tx *sqlx.Tx) error {
+	err = inTx(ctx, func(tx *sqlx.Tx) error {
 		var err error
 		if d.dialect == Postgres {
 			err = postgresCopyReadings(ctx, tx, rows)
@@ -266,9 +283,9 @@ func (d *DB) insertReadings(ctx context.Context, rs []Reading, relaxed bool, tra
 }
 
 // upsertAssetCounts adds deltas to asset_counts, one statement per chunk
-// of statRowsPerStatement assets, run from plan (SQLite's statements
-// prepared before the transaction, see assetCountsPlan) or, when plan is
-// nil, prepared by the driver.
+// of statRowsPerStatement assets, run from plan (statements prepared before
+// the transaction, see assetCountsPlan) or, when plan is nil, prepared by
+// the driver.
 func upsertAssetCounts(ctx context.Context, tx *sqlx.Tx, deltas []*assetDelta, plan []*sql.Stmt) error {
 	k := 0
 	for chunk := range slices.Chunk(deltas, statRowsPerStatement) {
@@ -295,16 +312,17 @@ func upsertAssetCounts(ctx context.Context, tx *sqlx.Tx, deltas []*assetDelta, p
 // batches are prepared by the driver each time.
 const maxPreparedAssetCounts = 128
 
-// assetCountsPlan returns SQLite's prepared upserts of n assets' counts, a
+// assetCountsPlan returns the prepared upserts of n assets' counts, a
 // statement per chunk as upsertAssetCounts runs them, or nil above
-// maxPreparedAssetCounts. It must run outside a write transaction.
+// maxPreparedAssetCounts. It must run outside a write transaction (on
+// SQLite, preparing needs the write pool's one connection).
 func (d *DB) assetCountsPlan(ctx context.Context, n int) ([]*sql.Stmt, error) {
 	if n > maxPreparedAssetCounts {
 		return nil, nil
 	}
 	var plan []*sql.Stmt
 	for ; n > 0; n -= statRowsPerStatement {
-		s, err := d.prepared.get(ctx, d.w, assetCountsSQL(min(n, statRowsPerStatement))) //nolint:sqlclosecheck // cached, closed with the DB
+		s, err := d.prepared.get(ctx, d.w, d.w.Rebind(assetCountsSQL(min(n, statRowsPerStatement)))) //nolint:sqlclosecheck // cached, closed with the DB
 		if err != nil {
 			return nil, fmt.Errorf("asset counts: %w", err)
 		}

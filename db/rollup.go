@@ -184,15 +184,15 @@ func rollupUpsertSQL(n int) string {
 // addRollups adds rows to reading_rollups in tx. InsertReadings calls it
 // in the batch's transaction, after the asset counts, so that a purge
 // (which locks the asset's count row first) and an insert take their locks
-// in one order. plan, when not nil, holds SQLite's prepared upserts for
-// len(rows) rows (sqliteRollupPlan); otherwise each chunk's statement is
+// in one order. plan, when not nil, holds the prepared upserts for
+// len(rows) rows (rollupPlan); otherwise each chunk's statement is
 // built.
 func addRollups(ctx context.Context, tx *sqlx.Tx, rows []rollupRow, plan []*sql.Stmt) error {
 	args := make([]any, 0, 7*min(len(rows), rollupRowsPerStatement))
 	for i := 0; len(rows) > 0; i++ {
 		n := min(len(rows), rollupRowsPerStatement)
 		if plan != nil {
-			n = planSize(len(rows), sqliteRollupMaxRows)
+			n = planSize(len(rows), preparedRollupMaxRows)
 		}
 		args = args[:0]
 		for _, r := range rows[:n] {

@@ -10,10 +10,12 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// stmtCache keeps statements prepared once on SQLite's write pool, keyed by
-// their text: the write pool's one connection then runs them in every
-// transaction without parsing them again. Statements must be fetched
-// before the transaction begins, since preparing needs that connection.
+// stmtCache keeps statements prepared once on the write pool, keyed by
+// their text: SQLite's one write connection then runs them in every
+// transaction without parsing them again, and each PostgreSQL connection
+// prepares them once (database/sql re-prepares a statement on a
+// connection that has not seen it). Statements must be fetched before the
+// transaction begins, since on SQLite preparing needs that connection.
 type stmtCache struct {
 	mu    sync.Mutex // guards stmts
 	stmts map[string]*sql.Stmt

@@ -1,6 +1,7 @@
 package db_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -222,11 +223,38 @@ func TestPluginData(t *testing.T) {
 	})
 }
 
+// insertTracked is one of the two ways the writer stores a batch with its
+// first sightings.
+type insertTracked func(ctx context.Context, d *db.DB, rs []db.Reading, track []db.TrackingEvent) error
+
+var insertsTracked = []struct {
+	name   string
+	insert insertTracked
+}{
+	{name: "deferred", insert: func(ctx context.Context, d *db.DB, rs []db.Reading, track []db.TrackingEvent) error {
+		wait, err := d.InsertReadingsTracked(ctx, rs, track)
+		if err == nil && wait != nil {
+			err = wait(ctx)
+		}
+		return err
+	}},
+	{name: "durable", insert: func(ctx context.Context, d *db.DB, rs []db.Reading, track []db.TrackingEvent) error {
+		return d.InsertReadingsDurable(ctx, rs, track)
+	}},
+}
+
 // TestInsertReadingsTracked checks that first sightings recorded with a
-// batch of readings behave as TrackAsset one by one (new stored, deprecated
-// cleared with its first time and edge kept, live left alone), commit with
-// the readings, and are not stored when the readings are not.
+// batch of readings, by InsertReadingsTracked and by InsertReadingsDurable,
+// behave as TrackAsset one by one (new stored, deprecated cleared with its
+// first time and edge kept, live left alone), commit with the readings,
+// and are not stored when the readings are not.
 func TestInsertReadingsTracked(t *testing.T) {
+	for _, v := range insertsTracked {
+		t.Run(v.name, func(t *testing.T) { testInsertReadingsTracked(t, v.insert) })
+	}
+}
+
+func testInsertReadingsTracked(t *testing.T, insert insertTracked) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := t.Context()
 		first := time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
@@ -249,14 +277,8 @@ func TestInsertReadingsTracked(t *testing.T) {
 			rs = append(rs, db.Reading{AssetCode: a, Reading: json.RawMessage(`{"v":1}`), UserTS: later})
 			track = append(track, ev(a, later, "new"))
 		}
-		wait, err := d.InsertReadingsTracked(ctx, rs, track)
-		if err != nil {
-			t.Fatalf("InsertReadingsTracked: %v", err)
-		}
-		if wait != nil {
-			if err := wait(ctx); err != nil {
-				t.Fatal(err)
-			}
+		if err := insert(ctx, d, rs, track); err != nil {
+			t.Fatalf("insert: %v", err)
 		}
 		list, err := d.ListTrackingEvents(ctx, db.TrackingFilter{})
 		if err != nil {
@@ -291,13 +313,13 @@ func TestInsertReadingsTracked(t *testing.T) {
 		}
 		t.Run("a failed insert stores no sighting", func(t *testing.T) {
 			bad := []db.Reading{{AssetCode: "never", Reading: json.RawMessage(`{}`)}, {AssetCode: ""}}
-			if _, err := d.InsertReadingsTracked(ctx, bad, []db.TrackingEvent{ev("never", later, "x")}); err == nil {
-				t.Fatal("InsertReadingsTracked with an empty asset code succeeded")
+			if err := insert(ctx, d, bad, []db.TrackingEvent{ev("never", later, "x")}); err == nil {
+				t.Fatal("insert with an empty asset code succeeded")
 			}
 			bad = []db.Reading{{AssetCode: "never", Reading: json.RawMessage(`{}`)}}
 			invalid := []db.TrackingEvent{ev("never", later, "x"), {Asset: "never", Event: "Bogus", Service: "s", Plugin: "p"}}
-			if _, err := d.InsertReadingsTracked(ctx, bad, invalid); err == nil {
-				t.Fatal("InsertReadingsTracked with an invalid event kind succeeded")
+			if err := insert(ctx, d, bad, invalid); err == nil {
+				t.Fatal("insert with an invalid event kind succeeded")
 			}
 			if l, err := d.ListTrackingEvents(ctx, db.TrackingFilter{Asset: "never"}); err != nil || len(l) != 0 {
 				t.Errorf("events of a failed insert = %+v, %v; want none", l, err)

@@ -224,6 +224,21 @@ func (s *sink) Put(readings []plugin.Reading) {
 	}
 }
 
+// SubmitAndWait is Submit followed by Wait on its receipt
+// (plugin.DirectSink). With no filter in the pipeline it is the next
+// sink's own SubmitAndWait where that has one, so a lone request can be
+// written on its producer's goroutine.
+func (s *sink) SubmitAndWait(ctx context.Context, readings []plugin.Reading) (bool, error) {
+	if d, ok := s.next.(plugin.DirectSink); ok && (s.p.Empty() || len(readings) == 0) {
+		return d.SubmitAndWait(ctx, readings)
+	}
+	rec, err := s.Submit(readings)
+	if err != nil {
+		return false, err
+	}
+	return true, rec.Wait(ctx)
+}
+
 // Submit filters readings and submits what is left as one unit. When the
 // buffer refuses them the filters' state is rolled back, so that the
 // producer's retry is filtered as if it came first.

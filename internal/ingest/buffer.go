@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/edged/edged/db"
@@ -56,6 +57,27 @@ type DeferredStore interface {
 type TrackedStore interface {
 	InsertReadingsTracked(ctx context.Context, readings []db.Reading, track []db.TrackingEvent) (wait func(context.Context) error, err error)
 }
+
+// DurableStore is a store that can also commit a batch, with its first
+// sightings, durably in one step: InsertReadingsDurable returns once the
+// commit is on stable storage. The writer uses it for a small group that
+// is all it has to write (see durableMax), and acknowledges that group
+// itself rather than through its acknowledging goroutine: a lone request
+// costs one commit step and one goroutine hand-off less. *db.DB implements
+// it.
+type DurableStore interface {
+	InsertReadingsDurable(ctx context.Context, readings []db.Reading, track []db.TrackingEvent) error
+}
+
+// durableMax is the most readings a group written durably in one step
+// (DurableStore) holds. Such a group is written only when nothing is
+// queued behind it and every earlier group has been acknowledged. A small
+// group's commit costs mostly its fixed part (the pages it touches, the
+// sync), so the requests that arrive during its sync are better grouped
+// into the next commit (the writer lingers for the senders it just
+// answered) than committed alone while it runs; a larger group's insert
+// takes long enough that writing the next one while it syncs pays more.
+const durableMax = 64
 
 // maxUnsynced bounds the committed groups of a buffer waiting for their
 // sync: beyond it the writer waits too.
@@ -136,6 +158,10 @@ type Buffer struct {
 	queued   int // readings in queue
 	awaited  int // entries in queue whose producer waits for the commit
 	inflight int // readings in the batch being written
+	// writing: a group is being written, by the writer goroutine or by a
+	// producer writing its own submission (SubmitAndWait); the one who
+	// writes owns the scratch fields below.
+	writing  bool
 	closing  bool
 	dropping bool // Put is discarding; logged once until it takes all again
 	// Readings refused for their asset code since refusedLogged, when
@@ -148,7 +174,12 @@ type Buffer struct {
 	lingerUntil time.Time
 	lingerWant  int
 
-	// Owned by the writer goroutine: reused from one write to the next.
+	// unacked counts the groups handed to the acknowledging goroutine
+	// that it has not acknowledged yet.
+	unacked atomic.Int64
+
+	// Owned by whoever writes (see writing): reused from one write to the
+	// next.
 	rows []db.Reading
 	// distinct and distinctList are the writer's scratch for the assets of
 	// a batch (store); perAsset and assets are the acknowledger's.
@@ -165,7 +196,10 @@ type entry struct {
 	receipt  *receipt  // nil for Put
 }
 
-var _ plugin.Sink = (*Buffer)(nil)
+var (
+	_ plugin.Sink       = (*Buffer)(nil)
+	_ plugin.DirectSink = (*Buffer)(nil)
+)
 
 // New returns a running buffer; its writer goroutine stops after Close.
 func New(o Options) *Buffer {
@@ -262,33 +296,89 @@ func (b *Buffer) Put(readings []plugin.Reading) {
 
 // Submit queues all of readings or none; see plugin.Sink.
 func (b *Buffer) Submit(readings []plugin.Reading) (plugin.Receipt, error) {
+	r, _, err := b.submit(readings, false)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// SubmitAndWait is Submit followed by Wait on its receipt; see
+// plugin.DirectSink. A submission the writer would write alone (no
+// group being written, nothing queued, every earlier group acknowledged,
+// at most durableMax readings, a DurableStore) is written durably on the
+// caller's goroutine instead of being queued, so neither the writer nor
+// the acknowledging goroutine has to be woken and the caller need not be
+// woken by them: a lone request's write costs no goroutine hand-off.
+func (b *Buffer) SubmitAndWait(ctx context.Context, readings []plugin.Reading) (bool, error) {
+	r, direct, err := b.submit(readings, true)
+	if err != nil {
+		return false, err
+	}
+	if direct != nil {
+		b.write([]*entry{direct}, nil, true)
+		// The writer goroutine waits while a producer writes: wake it for
+		// what queued meanwhile, or to stop.
+		b.mu.Lock()
+		wake := len(b.queue) > 0 || b.closing
+		b.mu.Unlock()
+		if wake {
+			b.signal()
+		}
+	}
+	return true, r.Wait(ctx)
+}
+
+// submit is Submit; with direct, a submission that may be written at once
+// by its producer is returned as the entry to write (already counted as
+// being written) instead of being queued.
+func (b *Buffer) submit(readings []plugin.Reading, direct bool) (*receipt, *entry, error) {
 	r := &receipt{done: make(chan struct{})}
 	if len(readings) == 0 {
 		close(r.done)
-		return r, nil
+		return r, nil, nil
 	}
 	for i, rd := range readings {
 		if err := plugin.CheckAsset(rd.Asset); err != nil {
 			b.refused(1, err)
-			return nil, fmt.Errorf("reading %d: %w", i, err)
+			return nil, nil, fmt.Errorf("reading %d: %w", i, err)
 		}
 	}
+	e := &entry{readings: readings, receipt: r}
 	b.mu.Lock()
 	switch {
 	case b.closing:
 		b.mu.Unlock()
-		return nil, plugin.ErrStopped
+		return nil, nil, plugin.ErrStopped
 	case len(readings) > b.limits.Capacity:
 		b.mu.Unlock()
-		return nil, plugin.ErrTooLarge
+		return nil, nil, plugin.ErrTooLarge
 	case b.queued+b.inflight+len(readings) > b.limits.Capacity:
 		b.mu.Unlock()
-		return nil, plugin.ErrBufferFull
+		return nil, nil, plugin.ErrBufferFull
 	}
-	b.enqueue(&entry{readings: readings, receipt: r})
+	if direct && b.writableNow(len(readings)) {
+		e.at = b.o.Clock.Now()
+		b.writing, b.inflight = true, len(readings)
+		b.mu.Unlock()
+		b.received(len(readings))
+		return r, e, nil
+	}
+	b.enqueue(e)
 	b.mu.Unlock()
 	b.received(len(readings))
-	return r, nil
+	return r, nil, nil
+}
+
+// writableNow reports whether a submission of n readings may be written
+// by its producer at once: nothing is being written or queued, every
+// earlier group is acknowledged, and it is small enough to be written
+// durably in one step (see durableMax); b.mu is held.
+func (b *Buffer) writableNow(n int) bool {
+	if _, ok := b.o.Store.(DurableStore); !ok {
+		return false
+	}
+	return !b.writing && len(b.queue) == 0 && n <= durableMax && b.unacked.Load() == 0
 }
 
 // checkPut returns readings without those whose asset code the gateway
@@ -384,6 +474,7 @@ func (b *Buffer) run() {
 		defer close(acked)
 		for a := range acks {
 			b.acknowledge(a)
+			b.unacked.Add(-1)
 		}
 	}()
 	defer func() {
@@ -395,7 +486,7 @@ func (b *Buffer) run() {
 		if !ok {
 			return
 		}
-		b.write(batch, acks)
+		b.write(batch, acks, b.alone(batch))
 	}
 }
 
@@ -430,8 +521,10 @@ func (b *Buffer) acknowledge(a ack) {
 func (b *Buffer) next() ([]*entry, bool) {
 	b.mu.Lock()
 	for {
-		if len(b.queue) == 0 {
-			if b.closing {
+		if len(b.queue) == 0 || b.writing {
+			// A producer writing its own submission (SubmitAndWait)
+			// signals when it is done.
+			if len(b.queue) == 0 && b.closing && !b.writing {
 				b.mu.Unlock()
 				return nil, false
 			}
@@ -480,19 +573,32 @@ func (b *Buffer) take() []*entry {
 	}
 	b.queued -= n
 	b.inflight = n
+	b.writing = true
 	return batch
 }
 
 // write stores one group in one transaction, then counts, tracks and
-// acknowledges it. When storage refuses the group's data (a value it cannot
+// acknowledges it: durable, in one step and on the calling goroutine (see
+// DurableStore), else through acks. When storage refuses the group's data (a value it cannot
 // hold that validation let through), the group's entries are written again
 // one by one, so that only the offending entry fails and the others are
 // stored and acknowledged.
-func (b *Buffer) write(batch []*entry, acks chan<- ack) {
+func (b *Buffer) write(batch []*entry, acks chan<- ack, durable bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
+	// A group that is all the writer has is committed durably and
+	// acknowledged here (see DurableStore); any other goes to the
+	// acknowledging goroutine, in commit order, while the writer goes on.
+	deliver := func(a ack) {
+		if durable {
+			b.acknowledge(a)
+			return
+		}
+		b.unacked.Add(1)
+		acks <- a
+	}
 	began := b.o.Clock.Now()
-	wait, err := b.store(ctx, batch)
+	wait, err := b.store(ctx, batch, durable)
 	took := b.o.Clock.Now().Sub(began)
 	b.mu.Lock()
 	queued := b.awaited // waiting producers queued during the write
@@ -503,11 +609,11 @@ func (b *Buffer) write(batch []*entry, acks chan<- ack) {
 		for _, e := range batch {
 			one := batch[:0:0]
 			one = append(one, e)
-			wait, err := b.store(ctx, one)
-			acks <- ack{entries: one, wait: wait, err: err}
+			wait, err := b.store(ctx, one, durable)
+			deliver(ack{entries: one, wait: wait, err: err})
 		}
 	} else {
-		acks <- ack{entries: batch, wait: wait, err: err}
+		deliver(ack{entries: batch, wait: wait, err: err})
 	}
 	answered := 0
 	for _, e := range batch {
@@ -517,6 +623,7 @@ func (b *Buffer) write(batch []*entry, acks chan<- ack) {
 	}
 	b.mu.Lock()
 	b.inflight = 0
+	b.writing = false
 	// Many producers are waiting: some are queued, and this write just
 	// answered others, who typically send again within a commit's time.
 	// Letting the next write wait for them, at most as long as this commit
@@ -524,18 +631,44 @@ func (b *Buffer) write(batch []*entry, acks chan<- ack) {
 	// all instead of alternating half groups; it pays most where a commit
 	// costs a sync. A lone producer finds the queue empty and never waits.
 	// With a deferred sync the senders are answered only after it, and
-	// the next group is better written while it runs than held back.
-	if queued > 0 && answered > 0 && took > 0 && wait == nil {
+	// the next group is better written while it runs than held back. After
+	// a small group written durably in one step (which took its sync), the
+	// requests that queued meanwhile are written at once too: over HTTP
+	// the answered senders are rarely back within that time, and waiting
+	// for them cost small requests a fifth of their rate
+	// (docs/benchmarks.md).
+	if queued > 0 && answered > 0 && took > 0 && wait == nil && !durable {
 		b.lingerUntil = b.o.Clock.Now().Add(min(took, b.limits.MaxLatency))
 		b.lingerWant = queued + answered
 	}
 	b.mu.Unlock()
 }
 
+// alone reports whether batch is to be written durably in one step: the
+// store is a DurableStore, batch holds at most durableMax readings,
+// nothing is queued behind it and every earlier group has been
+// acknowledged.
+func (b *Buffer) alone(batch []*entry) bool {
+	if _, ok := b.o.Store.(DurableStore); !ok || b.unacked.Load() != 0 {
+		return false
+	}
+	n := 0
+	for _, e := range batch {
+		n += len(e.readings)
+	}
+	if n > durableMax {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.queue) == 0
+}
+
 // store writes the readings of entries with one InsertReadings call (or,
-// from a DeferredStore, InsertReadingsDeferred) and returns what to wait
-// for before they are durable.
-func (b *Buffer) store(ctx context.Context, entries []*entry) (wait func(context.Context) error, err error) {
+// from a DeferredStore, InsertReadingsDeferred; durable, from a
+// DurableStore, InsertReadingsDurable) and returns what to wait for before
+// they are durable.
+func (b *Buffer) store(ctx context.Context, entries []*entry, durable bool) (wait func(context.Context) error, err error) {
 	stored := b.o.Clock.Now().UTC().Truncate(time.Microsecond)
 	b.rows = b.rows[:0]
 	for _, e := range entries {
@@ -545,7 +678,12 @@ func (b *Buffer) store(ctx context.Context, entries []*entry) (wait func(context
 	}
 	track := b.firstSightings(ctx)
 	began := time.Now() // the real clock: the observer measures storage, not the plugin's time
-	if t, ok := b.o.Store.(TrackedStore); ok && b.o.Tracker != nil {
+	if d, ok := b.o.Store.(DurableStore); ok && durable {
+		err = d.InsertReadingsDurable(ctx, b.rows, track)
+		if err == nil && track != nil {
+			b.o.Tracker.Seen(track)
+		}
+	} else if t, ok := b.o.Store.(TrackedStore); ok && b.o.Tracker != nil {
 		wait, err = t.InsertReadingsTracked(ctx, b.rows, track)
 		if err == nil {
 			b.o.Tracker.Seen(track)

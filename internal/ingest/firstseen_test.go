@@ -30,6 +30,11 @@ func (c *trackCounting) InsertReadingsTracked(ctx context.Context, rs []db.Readi
 	return c.DB.InsertReadingsTracked(ctx, rs, track)
 }
 
+func (c *trackCounting) InsertReadingsDurable(ctx context.Context, rs []db.Reading, track []db.TrackingEvent) error {
+	c.inserts.Add(1)
+	return c.DB.InsertReadingsDurable(ctx, rs, track)
+}
+
 // TestFirstSightingsInTheBatch checks that a submission of readings of
 // assets never seen records their tracking events in the readings' own
 // transaction: one write for the batch, no transaction per asset, every

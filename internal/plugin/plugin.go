@@ -20,6 +20,7 @@
 package plugin
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -54,6 +55,18 @@ type Receipt = edgeplugin.Receipt
 
 // Sink is where a south plugin delivers readings.
 type Sink = edgeplugin.Sink
+
+// DirectSink is a Sink that can submit readings and wait for their
+// commit in one call. A producer that waits for each submission at once
+// (http_south) uses it where the sink offers it: a submission the sink's
+// writer would have written alone is then written on the caller's own
+// goroutine, sparing the hand-offs to the writer and back.
+type DirectSink interface {
+	// SubmitAndWait is Submit followed by Wait(ctx) on its receipt.
+	// submitted is false when Submit refused the readings (err is then
+	// Submit's error) and true when err is the receipt's outcome.
+	SubmitAndWait(ctx context.Context, readings []Reading) (submitted bool, err error)
+}
 
 // Config is the current configuration of a service: every item of its
 // category by name, with its value.

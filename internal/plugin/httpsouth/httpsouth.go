@@ -181,8 +181,9 @@ func (h *HTTPSouth) Handler(sink plugin.Sink) http.Handler {
 			writeJSON(w, status, message{Message: err.Error()})
 			return
 		}
-		receipt, err := sink.Submit(readings)
+		submitted, err := submitAndWait(r.Context(), sink, readings)
 		switch {
+		case submitted:
 		case errors.Is(err, plugin.ErrBufferFull):
 			w.Header().Set("Retry-After", strconv.Itoa(retryAfterFull))
 			writeJSON(w, http.StatusServiceUnavailable, message{Message: "the ingest buffer is full; nothing was stored, retry later"})
@@ -199,12 +200,12 @@ func (h *HTTPSouth) Handler(sink plugin.Sink) http.Handler {
 		case errors.Is(err, plugin.ErrTooLarge):
 			writeJSON(w, http.StatusRequestEntityTooLarge, message{Message: fmt.Sprintf("%d readings in one request are more than the ingest buffer holds; send smaller batches", len(readings))})
 			return
-		case err != nil:
+		default:
 			h.log.Error("http_south: submit readings", "error", err)
 			writeJSON(w, http.StatusServiceUnavailable, message{Message: "the readings could not be buffered; retry later"})
 			return
 		}
-		if err := receipt.Wait(r.Context()); err != nil {
+		if err != nil {
 			if r.Context().Err() != nil {
 				return // the sender went away; it will retry
 			}
@@ -222,6 +223,22 @@ func (h *HTTPSouth) Handler(sink plugin.Sink) http.Handler {
 		}
 		writeJSON(w, http.StatusOK, stored{Message: fmt.Sprintf("%d readings stored", len(readings)), Readings: len(readings)})
 	})
+}
+
+// submitAndWait submits readings to sink and waits for their commit, in
+// one call where sink offers it (plugin.DirectSink: a lone request is then
+// written on the request's own goroutine). submitted is false when the
+// submission was refused, err being Submit's error; otherwise err is the
+// commit's outcome.
+func submitAndWait(ctx context.Context, sink plugin.Sink, readings []plugin.Reading) (submitted bool, err error) {
+	if d, ok := sink.(plugin.DirectSink); ok {
+		return d.SubmitAndWait(ctx, readings)
+	}
+	receipt, err := sink.Submit(readings)
+	if err != nil {
+		return false, err
+	}
+	return true, receipt.Wait(ctx)
 }
 
 type message struct {
