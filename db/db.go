@@ -47,6 +47,11 @@ type DB struct {
 	// ckpt checkpoints a SQLite file database off the write connection
 	// (checkpoint_sqlite.go); nil otherwise.
 	ckpt *checkpointer
+	// sweeper removes the rows of deleted assets' readings (deletions.go).
+	sweeper *sweeper
+	// swept, when set (tests), is called after each committed step of a
+	// sweep (deletions.go).
+	swept func()
 	// logs syncs the log of a SQLite file database at durability Power
 	// for the readings' relaxed commits (logsync_sqlite.go); nil
 	// otherwise.
@@ -159,6 +164,7 @@ func (d *DB) Ping(ctx context.Context) error {
 // when all close cleanly). Callers stop using d first; any method called
 // after Close returns an error.
 func (d *DB) Close() error {
+	d.sweeper.close()
 	d.ckpt.close()
 	var errR error
 	if d.r != d.w {

@@ -182,7 +182,7 @@ func (d *DB) purgeReadings(ctx context.Context, p PurgePolicy, block int) (Purge
 // and their number is returned with the error, wrapped.
 func (d *DB) PurgeAssetReadings(ctx context.Context, code string) (removed int64, err error) {
 	err = d.freeSpace(ctx, func(ctx context.Context) error {
-		n, err := d.purgeAsset(ctx, code, PurgeBlock)
+		n, err := d.purgeAsset(ctx, code)
 		removed += n
 		return err
 	})
@@ -195,7 +195,7 @@ func (d *DB) PurgeAssetReadings(ctx context.Context, code string) (removed int64
 // returned with the error, wrapped.
 func (d *DB) PurgeAllReadings(ctx context.Context) (removed int64, err error) {
 	err = d.freeSpace(ctx, func(ctx context.Context) error {
-		n, err := d.purgeAll(ctx, PurgeBlock)
+		n, err := d.purgeAll(ctx)
 		removed += n
 		return err
 	})
@@ -206,36 +206,20 @@ func (d *DB) PurgeAllReadings(ctx context.Context) (removed int64, err error) {
 // every reading.
 var farFuture = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func (d *DB) purgeAll(ctx context.Context, block int) (int64, error) {
-	r, err := d.newPurgeRun(ctx, RetainNone, block)
+func (d *DB) purgeAll(ctx context.Context) (int64, error) {
+	n, err := d.emptyReadings(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("db: purge all readings: %w", err)
 	}
-	// Past days go whole on PostgreSQL (a partition holds all its assets).
-	if err := r.dropPartitions(ctx, partitionRule{before: farFuture}); err != nil {
-		return r.res.Removed, fmt.Errorf("db: purge all readings: %w", err)
-	}
-	var codes []string
-	if err := d.r.SelectContext(ctx, &codes, "SELECT asset_code FROM asset_counts ORDER BY asset_code"); err != nil {
-		return 0, fmt.Errorf("db: purge all readings: %w", translate(err))
-	}
-	for _, code := range codes {
-		if err := r.asset(ctx, code, time.Time{}); err != nil {
-			return r.res.Removed, fmt.Errorf("db: purge all readings: %w", err)
-		}
-	}
-	return r.res.Removed, nil
+	return n, nil
 }
 
-func (d *DB) purgeAsset(ctx context.Context, code string, block int) (int64, error) {
-	r, err := d.newPurgeRun(ctx, RetainNone, block)
+func (d *DB) purgeAsset(ctx context.Context, code string) (int64, error) {
+	n, err := d.markAssetDeleted(ctx, code)
 	if err != nil {
 		return 0, fmt.Errorf("db: purge readings of asset %q: %w", code, err)
 	}
-	if err := r.asset(ctx, code, time.Time{}); err != nil {
-		return r.res.Removed, fmt.Errorf("db: purge readings of asset %q: %w", code, err)
-	}
-	return r.res.Removed, nil
+	return n, nil
 }
 
 // purgeRun is one purge: its bounds, its pace and what it removed.
@@ -248,6 +232,7 @@ type purgeRun struct {
 	sentAll streamPos // readings after it are unsent to some destination
 	maxStep int       // the most readings one step deletes
 	step    int       // the readings the next step aims at
+	stepped func()    // when set (tests), called after each committed step
 	res     PurgeResult
 }
 
@@ -276,7 +261,7 @@ func (d *DB) newPurgeRun(ctx context.Context, retain Retain, maxStep int) (*purg
 // ID up to the run's highest, and sent far enough when retaining), and
 // their arguments.
 func (r *purgeRun) filters() (string, []any) {
-	q, args := ` AND id <= ?`, []any{r.maxID}
+	q, args := ` AND id <= ?`+liveOnly, []any{r.maxID}
 	if r.retain {
 		q += ` AND (ts < ? OR (ts = ? AND id <= ?))`
 		args = append(args, r.limit.ts, r.limit.ts, r.limit.id)
@@ -295,6 +280,9 @@ func (r *purgeRun) run(ctx context.Context, step func(tx *sqlx.Tx) (more bool, e
 			more, err = step(tx)
 			return err
 		})
+		if err == nil && r.stepped != nil {
+			r.stepped()
+		}
 		if err != nil || !more {
 			return err
 		}
@@ -635,8 +623,8 @@ func takeOff(ctx context.Context, tx *sqlx.Tx, code string, n, count int64) erro
 		_, err = tx.ExecContext(ctx, tx.Rebind(`DELETE FROM asset_counts WHERE asset_code = ?`), code)
 	} else {
 		_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE asset_counts SET count = count - ?,
-			oldest_user_ts = (SELECT MIN(user_ts) FROM readings WHERE asset_code = ?),
-			newest_user_ts = (SELECT MAX(user_ts) FROM readings WHERE asset_code = ?)
+			oldest_user_ts = (SELECT MIN(user_ts) FROM readings WHERE asset_code = ?`+liveOnly+`),
+			newest_user_ts = (SELECT MAX(user_ts) FROM readings WHERE asset_code = ?`+liveOnly+`)
 			WHERE asset_code = ?`), n, code, code, code)
 	}
 	if err != nil {

@@ -15,8 +15,8 @@ func (d *DB) StreamLags(ctx context.Context) (map[string]int64, error) {
 		Name string `db:"name"`
 		Lag  int64  `db:"lag"`
 	}
-	q := `SELECT p.name AS name, (SELECT COUNT(*) FROM readings r WHERE p.last_ts IS NULL
-		OR r.ts > p.last_ts OR (r.ts = p.last_ts AND r.id > p.last_id)) AS lag
+	q := `SELECT p.name AS name, (SELECT COUNT(*) FROM readings r WHERE (p.last_ts IS NULL
+		OR r.ts > p.last_ts OR (r.ts = p.last_ts AND r.id > p.last_id))` + notDeleted("r") + `) AS lag
 		FROM stream_positions p ORDER BY p.name`
 	if err := d.r.SelectContext(ctx, &rows, q); err != nil {
 		return nil, fmt.Errorf("db: stream lags: %w", translate(err))
