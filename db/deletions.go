@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 )
 
 // Deleting one asset's readings.
@@ -116,13 +117,22 @@ func (d *DB) inLockedTx(ctx context.Context, lock string, fn func(tx *sqlx.Tx) e
 			}
 			return fn(tx)
 		})
-		if err == nil || !isLockTimeout(err) {
+		if err == nil || !isLockTimeout(err) && !isDeadlock(err) {
 			return err
 		}
 		if err := sleep(ctx, purgeYield*time.Since(start)); err != nil {
 			return err
 		}
 	}
+}
+
+// isDeadlock reports whether err is PostgreSQL's deadlock_detected: the
+// transaction was chosen to end a lock cycle (a purge step locks an
+// asset's count row before readings, the opposite order) and may be tried
+// again.
+func isDeadlock(err error) bool {
+	var pe *pq.Error
+	return errors.As(err, &pe) && pe.Code == "40P01"
 }
 
 // pendingDeletion is one row of reading_deletions.

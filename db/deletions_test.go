@@ -48,6 +48,9 @@ func TestDeleteAssetTakesEffectAtOnce(t *testing.T) {
 			insertReadings(t, d, denseReadings("big", t0.Add(time.Duration(m)*time.Minute), m*1000, 1500)...)
 		}
 		insertReadings(t, d, denseReadings("other", t0, 0, 300)...)
+		if err := d.CreateStreamPosition(ctx, "north"); err != nil {
+			t.Fatal(err)
+		}
 
 		var wg sync.WaitGroup
 		arrived := make(chan struct{})
@@ -135,6 +138,13 @@ func TestDeleteAssetTakesEffectAtOnce(t *testing.T) {
 		}
 		if streamed != left {
 			t.Errorf("ReadStream sent %d readings of big, want its %d", streamed, left)
+		}
+		lags, err := d.StreamLags(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := left + countOf(t, d, "other"); lags["north"] != want {
+			t.Errorf("StreamLags = %v, want north %d behind (nothing sent, the deleted readings left out)", lags, want)
 		}
 		window := db.Window{From: t0, To: t0.Add(3*time.Minute + 30*time.Second)}
 		wantRollupsExact(t, d, db.Window{}, window)
