@@ -160,6 +160,11 @@ func pendingDeletions(ctx context.Context, q sqlx.QueryerContext) (map[string]in
 // none is pending, or with ctx's error when ctx ends first (what it
 // removed stays removed; the rest is removed by the next sweep).
 func (d *DB) sweepDeletions(ctx context.Context, block int) error {
+	if d.dialect == Postgres {
+		if err := d.dropDeletedPartitions(ctx); err != nil {
+			return fmt.Errorf("db: sweep deletions: %w", err)
+		}
+	}
 	for {
 		var pending []pendingDeletion
 		if err := d.w.SelectContext(ctx, &pending, `SELECT asset_code, max_id FROM reading_deletions ORDER BY asset_code`); err != nil {
@@ -174,6 +179,57 @@ func (d *DB) sweepDeletions(ctx context.Context, block int) error {
 			}
 		}
 	}
+}
+
+// dropDeletedPartitions drops, on PostgreSQL, the past days' partitions
+// of readings that hold no reading but what pending deletions cover (an
+// asset deleted whole after days alone in them): their rows go with one
+// DROP instead of row by row. The check reads the partition under a SHARE
+// lock (a past day takes no insert); the exclusive lock on readings is
+// held only for the drop, waiting at most partitionLockTimeout for it. A
+// partition whose lock is not had in time is left to the row sweep.
+func (d *DB) dropDeletedPartitions(ctx context.Context) error {
+	parts, err := listPartitions(ctx, d.w)
+	if err != nil {
+		return err
+	}
+	now := time.Now().UTC()
+	for _, p := range parts {
+		if p.to.After(now) {
+			return nil // today's and later partitions still take readings
+		}
+		name := pq.QuoteIdentifier(p.name)
+		err := d.inTx(ctx, func(tx *sqlx.Tx) error {
+			stmt := fmt.Sprintf(`SET LOCAL lock_timeout = '%dms'`, partitionLockTimeout.Milliseconds())
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return translate(err)
+			}
+			if _, err := tx.ExecContext(ctx, `LOCK TABLE `+name+` IN SHARE MODE`); err != nil {
+				return translate(err)
+			}
+			var live, covered bool
+			if err := tx.GetContext(ctx, &live, `SELECT EXISTS (SELECT 1 FROM `+name+` readings WHERE TRUE`+liveOnly+`)`); err != nil {
+				return translate(err)
+			}
+			if live {
+				return nil
+			}
+			// An empty partition is a purge's to drop, in its own time.
+			if err := tx.GetContext(ctx, &covered, `SELECT EXISTS (SELECT 1 FROM `+name+`)`); err != nil || !covered {
+				return translate(err)
+			}
+			for _, stmt := range []string{`LOCK TABLE readings IN ACCESS EXCLUSIVE MODE`, `DROP TABLE ` + name} {
+				if _, err := tx.ExecContext(ctx, stmt); err != nil {
+					return translate(err)
+				}
+			}
+			return nil
+		})
+		if err != nil && !isLockTimeout(err) {
+			return fmt.Errorf("drop partition %s: %w", p.name, err)
+		}
+	}
+	return nil
 }
 
 // sweepAsset removes the rows deletion p covers, oldest sensor time first,

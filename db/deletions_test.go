@@ -3,6 +3,7 @@ package db_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -287,4 +288,37 @@ func TestPurgeAllKeepsIDsGrowing(t *testing.T) {
 		wantAssetsExact(t, d, countedAssets(t, d))
 		wantRollupsExact(t, d, db.Window{})
 	})
+}
+
+// TestDeleteAssetDropsItsPartitions deletes an asset on PostgreSQL that
+// had a past day's partition to itself: the sweep drops that partition
+// whole and deletes the asset's rows elsewhere, keeping a partition that
+// holds another asset's readings.
+func TestDeleteAssetDropsItsPartitions(t *testing.T) {
+	d := dbtest.Postgres(t)
+	ctx := t.Context()
+	d.StopSweeper()
+	day0, _ := partitionScenario(t, d) // day0: a and b; the day after: a alone
+	day1 := "readings_p" + time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -2).Format("20060102")
+	if n, err := d.PurgeAssetReadings(ctx, "a"); err != nil || n != 43 {
+		t.Fatalf("PurgeAssetReadings(a) = %d, %v; want 43", n, err)
+	}
+	if err := d.SweepDeletions(ctx, 5); err != nil {
+		t.Fatalf("SweepDeletions: %v", err)
+	}
+	parts, err := d.Partitions(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(parts, day1) || !slices.Contains(parts, day0) {
+		t.Errorf("partitions after the sweep = %v, want %s dropped (only a's readings) and %s kept (b's)", parts, day1, day0)
+	}
+	if raw := rawCount(t, d, "a"); raw != 0 {
+		t.Errorf("a has %d rows after the sweep", raw)
+	}
+	if n := countIn(t, d, day0); n != 10 {
+		t.Errorf("%s holds %d readings, want b's 10", day0, n)
+	}
+	wantAssetsExact(t, d, countedAssets(t, d))
+	wantRollupsExact(t, d, db.Window{})
 }
