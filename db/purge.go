@@ -174,12 +174,12 @@ func (d *DB) purgeReadings(ctx context.Context, p PurgePolicy, block int) (Purge
 }
 
 // PurgeAssetReadings removes every reading of code stored when it is
-// called, oldest first, in short paced transactions of at most PurgeBlock
-// readings, and keeps the asset's count, time span and rollups right
-// (removing the asset's row with its last reading). It returns how many
-// readings it removed; an unknown asset removes 0. Readings inserted while
-// it runs may stay. On an error the steps already committed stay removed
-// and their number is returned with the error, wrapped.
+// called, in one short transaction whatever the asset holds: the asset's
+// count row and rollups go, and from the commit on no read sees the
+// readings, whose rows a background sweep then deletes in paced steps
+// (deletions.go). Readings of the asset stored afterwards are kept and
+// counted. It returns how many readings it removed; an unknown asset
+// removes 0. On an error nothing is removed.
 func (d *DB) PurgeAssetReadings(ctx context.Context, code string) (removed int64, err error) {
 	err = d.freeSpace(ctx, func(ctx context.Context) error {
 		n, err := d.purgeAsset(ctx, code)
@@ -189,10 +189,10 @@ func (d *DB) PurgeAssetReadings(ctx context.Context, code string) (removed int64
 	return removed, err
 }
 
-// PurgeAllReadings removes every reading stored when it is called, asset by
-// asset, as PurgeAssetReadings does, and returns how many it removed. On an
-// error the steps already committed stay removed and their number is
-// returned with the error, wrapped.
+// PurgeAllReadings removes every buffered reading, with the counts,
+// rollups and pending deletions, in one short transaction that truncates
+// the readings (purge_empty.go), and returns how many it removed. Reading
+// ids keep growing. On an error nothing is removed.
 func (d *DB) PurgeAllReadings(ctx context.Context) (removed int64, err error) {
 	err = d.freeSpace(ctx, func(ctx context.Context) error {
 		n, err := d.purgeAll(ctx)
@@ -201,10 +201,6 @@ func (d *DB) PurgeAllReadings(ctx context.Context) (removed int64, err error) {
 	})
 	return removed, err
 }
-
-// farFuture is after every sensor time: a partition rule before it takes
-// every reading.
-var farFuture = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 
 func (d *DB) purgeAll(ctx context.Context) (int64, error) {
 	n, err := d.emptyReadings(ctx)
