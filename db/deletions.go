@@ -207,16 +207,38 @@ func (d *DB) dropDeletedPartitions(ctx context.Context) error {
 			if _, err := tx.ExecContext(ctx, `LOCK TABLE `+name+` IN SHARE MODE`); err != nil {
 				return translate(err)
 			}
-			var live, covered bool
-			if err := tx.GetContext(ctx, &live, `SELECT EXISTS (SELECT 1 FROM `+name+` readings WHERE TRUE`+liveOnly+`)`); err != nil {
+			deleted, err := pendingDeletions(ctx, tx)
+			if err != nil {
+				return err
+			}
+			// The partition's assets, one index seek each (a loose index
+			// scan), rather than a scan of its rows.
+			var codes []string
+			if err := tx.SelectContext(ctx, &codes, `WITH RECURSIVE a (c) AS (
+					SELECT MIN(asset_code) FROM `+name+`
+					UNION ALL
+					SELECT (SELECT MIN(asset_code) FROM `+name+` WHERE asset_code > a.c) FROM a WHERE a.c IS NOT NULL
+				) SELECT c FROM a WHERE c IS NOT NULL`); err != nil {
 				return translate(err)
 			}
-			if live {
-				return nil
+			if len(codes) == 0 {
+				return nil // an empty partition is a purge's to drop, in its own time
 			}
-			// An empty partition is a purge's to drop, in its own time.
-			if err := tx.GetContext(ctx, &covered, `SELECT EXISTS (SELECT 1 FROM `+name+`)`); err != nil || !covered {
-				return translate(err)
+			for _, c := range codes {
+				maxID, ok := deleted[c]
+				if !ok {
+					return nil // readings of an asset no deletion covers
+				}
+				// Readings of the asset stored after its deletion: an
+				// index range on the ids above the deletion's.
+				var later bool
+				q := `SELECT EXISTS (SELECT 1 FROM ` + name + ` WHERE id > $1 AND asset_code = $2)`
+				if err := tx.GetContext(ctx, &later, q, maxID, c); err != nil {
+					return translate(err)
+				}
+				if later {
+					return nil
+				}
 			}
 			for _, stmt := range []string{`LOCK TABLE readings IN ACCESS EXCLUSIVE MODE`, `DROP TABLE ` + name} {
 				if _, err := tx.ExecContext(ctx, stmt); err != nil {

@@ -300,6 +300,23 @@ func TestDeleteAssetDropsItsPartitions(t *testing.T) {
 	d.StopSweeper()
 	day0, _ := partitionScenario(t, d) // day0: a and b; the day after: a alone
 	day1 := "readings_p" + time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -2).Format("20060102")
+	// The day before day0 holds c, deleted, and a reading of c stored
+	// after the deletion: it stays.
+	dayC := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -4)
+	if err := d.EnsurePartitionsAt(ctx, dayC); err != nil {
+		t.Fatal(err)
+	}
+	old := numbered("c", t0, time.Second, 20)
+	for i := range old {
+		old[i].TS = dayC.Add(time.Hour)
+	}
+	insertReadings(t, d, old...)
+	if n, err := d.PurgeAssetReadings(ctx, "c"); err != nil || n != 20 {
+		t.Fatalf("PurgeAssetReadings(c) = %d, %v; want 20", n, err)
+	}
+	later := reading("c", t0.Add(time.Hour), `{"v": 5}`)
+	later.TS = dayC.Add(2 * time.Hour)
+	insertReadings(t, d, later)
 	if n, err := d.PurgeAssetReadings(ctx, "a"); err != nil || n != 43 {
 		t.Fatalf("PurgeAssetReadings(a) = %d, %v; want 43", n, err)
 	}
@@ -310,8 +327,13 @@ func TestDeleteAssetDropsItsPartitions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if slices.Contains(parts, day1) || !slices.Contains(parts, day0) {
-		t.Errorf("partitions after the sweep = %v, want %s dropped (only a's readings) and %s kept (b's)", parts, day1, day0)
+	partC := "readings_p" + dayC.Format("20060102")
+	if slices.Contains(parts, day1) || !slices.Contains(parts, day0) || !slices.Contains(parts, partC) {
+		t.Errorf("partitions after the sweep = %v, want %s dropped (only a's deleted readings) and %s (b's) and %s (c's later one) kept",
+			parts, day1, day0, partC)
+	}
+	if n := countIn(t, d, partC); n != 1 {
+		t.Errorf("%s holds %d readings, want c's one stored after its deletion", partC, n)
 	}
 	if raw := rawCount(t, d, "a"); raw != 0 {
 		t.Errorf("a has %d rows after the sweep", raw)
