@@ -25,8 +25,8 @@ import (
 // stored after the deletion (higher ids) are kept and counted anew.
 //
 // The rows themselves are removed by a sweeper that runs beside the
-// gateway in short paced steps (as purges are paced, so ingest keeps most
-// of the writer) and drops the deletion's row when none is left. It is
+// gateway in short paced steps (as purges are paced, but yielding more:
+// while readings arrive ingest keeps at least 7/8 of the writer) and drops the deletion's row when none is left. It is
 // started by Open, which resumes what a previous run left, kicked by every
 // deletion, and looks again every sweepPoll (a restored backup may hold
 // pending deletions).
@@ -258,7 +258,7 @@ func (d *DB) dropDeletedPartitions(ctx context.Context) error {
 // in steps sized and paced as a purge's, then drops p unless a later
 // deletion of the asset raised its bound meanwhile.
 func (d *DB) sweepAsset(ctx context.Context, p pendingDeletion, block int) error {
-	r := &purgeRun{d: d, maxStep: block, step: min(purgeFirstStep, block), stepped: d.swept}
+	r := &purgeRun{d: d, maxStep: block, step: min(purgeFirstStep, block), stepped: d.swept, gentle: true}
 	const covered = `asset_code = ? AND id <= ?`
 	err := r.run(ctx, func(tx *sqlx.Tx) (bool, error) {
 		// The step's last reading, step readings in; none when fewer are

@@ -124,6 +124,9 @@ const (
 	// step shrank to the fewest readings and deleted four times slower.
 	purgeStepTargetPostgres = 40 * time.Millisecond
 	purgeYield              = 3
+	// The sweep of deleted readings (deletions.go) is not waited for by
+	// anyone: it leaves ingest at least 7/8 of the writer.
+	sweepYield = 7
 )
 
 // PurgeReadings applies p to the buffered readings: first the age limit,
@@ -229,6 +232,7 @@ type purgeRun struct {
 	maxStep int       // the most readings one step deletes
 	step    int       // the readings the next step aims at
 	stepped func()    // when set (tests), called after each committed step
+	gentle  bool      // yield sweepYield times a step, not purgeYield
 	res     PurgeResult
 }
 
@@ -300,6 +304,9 @@ func (r *purgeRun) pace(ctx context.Context, took time.Duration, inserts int64) 
 		next := int(float64(r.step) * float64(target) / float64(took))
 		r.step = max(min(next, 2*r.step, r.maxStep), min(purgeMinStep, r.maxStep))
 	}
+	if r.gentle {
+		return r.d.yieldTimes(ctx, took, inserts, sweepYield)
+	}
 	return r.d.yield(ctx, took, inserts)
 }
 
@@ -307,10 +314,15 @@ func (r *purgeRun) pace(ctx context.Context, took time.Duration, inserts int64) 
 // during the purge work that took took (inserts is the count of inserts
 // started before it), so the inserts go first.
 func (d *DB) yield(ctx context.Context, took time.Duration, inserts int64) error {
+	return d.yieldTimes(ctx, took, inserts, purgeYield)
+}
+
+// yieldTimes is yield waiting times times took.
+func (d *DB) yieldTimes(ctx context.Context, took time.Duration, inserts int64, times time.Duration) error {
 	if d.ingest.started.Load() == inserts && d.ingest.inFlight.Load() == 0 {
 		return nil
 	}
-	return sleep(ctx, purgeYield*took)
+	return sleep(ctx, times*took)
 }
 
 // sleep waits for d or until ctx is done, and then returns its error.
