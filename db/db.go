@@ -49,6 +49,10 @@ type DB struct {
 	ckpt *checkpointer
 	// sweeper removes the rows of deleted assets' readings (deletions.go).
 	sweeper *sweeper
+	// locking counts the transactions waiting for (or holding) a table
+	// lock on readings (inLockedTx): purge and sweep steps hold off until
+	// none is, so the lock waits for inserts only.
+	locking atomic.Int32
 	// swept, when set (tests), is called after each committed step of a
 	// sweep (deletions.go).
 	swept func()

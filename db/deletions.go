@@ -101,6 +101,8 @@ const lockTries = 40
 // TABLE statement) on PostgreSQL, waiting at most partitionLockTimeout for
 // it and trying again after a pause while a long read holds the table.
 func (d *DB) inLockedTx(ctx context.Context, lock string, fn func(tx *sqlx.Tx) error) error {
+	d.locking.Add(1)
+	defer d.locking.Add(-1)
 	for try := 1; ; try++ {
 		start := time.Now()
 		err := d.inTx(ctx, func(tx *sqlx.Tx) error {

@@ -127,6 +127,9 @@ const (
 	// The sweep of deleted readings (deletions.go) is not waited for by
 	// anyone: it leaves ingest at least 7/8 of the writer.
 	sweepYield = 7
+	// lockPause is how often a purge step waiting for a table lock on
+	// readings to be had and released looks again.
+	lockPause = 5 * time.Millisecond
 )
 
 // PurgeReadings applies p to the buffered readings: first the age limit,
@@ -272,6 +275,13 @@ func (r *purgeRun) filters() (string, []any) {
 // run runs step until it reports nothing more to do, pacing the steps.
 func (r *purgeRun) run(ctx context.Context, step func(tx *sqlx.Tx) (more bool, err error)) error {
 	for {
+		// A transaction waiting for a table lock on readings would wait
+		// for this step too, and hold every insert back meanwhile.
+		for r.d.locking.Load() > 0 {
+			if err := sleep(ctx, lockPause); err != nil {
+				return err
+			}
+		}
 		inserts := r.d.ingest.started.Load()
 		start := time.Now()
 		var more bool
