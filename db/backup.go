@@ -33,7 +33,7 @@ var BackupConfigTables = []string{
 // them: per-asset counts, rollups, the north positions in the readings
 // stream and the readings north services set aside.
 var BackupReadingTables = []string{
-	"readings", "asset_counts", "reading_rollups", "rollup_rebuilds", "stream_positions", "north_set_aside",
+	"readings", "asset_counts", "reading_rollups", "rollup_rebuilds", "reading_deletions", "stream_positions", "north_set_aside",
 }
 
 // NotBackedUpTables are the tables a backup leaves out: the gateway's own

@@ -47,6 +47,15 @@ type DB struct {
 	// ckpt checkpoints a SQLite file database off the write connection
 	// (checkpoint_sqlite.go); nil otherwise.
 	ckpt *checkpointer
+	// sweeper removes the rows of deleted assets' readings (deletions.go).
+	sweeper *sweeper
+	// locking counts the transactions waiting for (or holding) a table
+	// lock on readings (inLockedTx): purge and sweep steps hold off until
+	// none is, so the lock waits for inserts only.
+	locking atomic.Int32
+	// swept, when set (tests), is called after each committed step of a
+	// sweep (deletions.go).
+	swept func()
 	// logs syncs the log of a SQLite file database at durability Power
 	// for the readings' relaxed commits (logsync_sqlite.go); nil
 	// otherwise.
@@ -159,6 +168,7 @@ func (d *DB) Ping(ctx context.Context) error {
 // when all close cleanly). Callers stop using d first; any method called
 // after Close returns an error.
 func (d *DB) Close() error {
+	d.sweeper.close()
 	d.ckpt.close()
 	var errR error
 	if d.r != d.w {

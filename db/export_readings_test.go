@@ -7,16 +7,34 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// PurgeAssetReadingsInBlocks is PurgeAssetReadings with another block size.
-// Tests only.
+// PurgeAssetReadingsInBlocks is PurgeAssetReadings followed by a sweep of
+// its rows in steps of at most block readings, so that they are gone when
+// it returns. Tests only.
 func (d *DB) PurgeAssetReadingsInBlocks(ctx context.Context, code string, block int) (int64, error) {
-	return d.purgeAsset(ctx, code, block)
+	n, err := d.purgeAsset(ctx, code)
+	if err != nil {
+		return n, err
+	}
+	return n, d.sweepDeletions(ctx, block)
 }
 
-// PurgeAllReadingsInBlocks is PurgeAllReadings with another block size.
-// Tests only.
-func (d *DB) PurgeAllReadingsInBlocks(ctx context.Context, block int) (int64, error) {
-	return d.purgeAll(ctx, block)
+// PurgeAllReadingsInBlocks is PurgeAllReadings; it removes no block at a
+// time any more, block is left for the tests' tables. Tests only.
+func (d *DB) PurgeAllReadingsInBlocks(ctx context.Context, _ int) (int64, error) {
+	return d.purgeAll(ctx)
+}
+
+// SweepDeletions removes the rows of the pending deletions of assets'
+// readings now, in steps of at most block readings, as the background
+// sweeper does. Tests only.
+func (d *DB) SweepDeletions(ctx context.Context, block int) error {
+	return d.sweepDeletions(ctx, block)
+}
+
+// PendingDeletions returns the assets whose deleted readings are still to
+// be swept, with the highest reading id each deletion covers. Tests only.
+func (d *DB) PendingDeletions(ctx context.Context) (map[string]int64, error) {
+	return pendingDeletions(ctx, d.r)
 }
 
 // ExplainAssetReadings returns the query plan of AssetReadings.
@@ -76,3 +94,14 @@ func (d *DB) explain(ctx context.Context, q string, args []any) (string, error) 
 	})
 	return strings.Join(lines, "\n"), err
 }
+
+// StopSweeper stops the background sweeper of deleted readings, so that
+// deletions stay pending until SweepDeletions or the next Open. Tests only.
+func (d *DB) StopSweeper() {
+	d.sweeper.close()
+	d.sweeper = nil
+}
+
+// OnSweepStep has fn called after each committed step of SweepDeletions.
+// Set it before sweeping; tests only.
+func (d *DB) OnSweepStep(fn func()) { d.swept = fn }

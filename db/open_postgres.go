@@ -40,5 +40,6 @@ func openPostgres(ctx context.Context, dsn string) (*DB, error) {
 		closeAll(p)
 		return nil, fmt.Errorf("db: open postgres: %w", err)
 	}
+	d.startSweeper()
 	return d, nil
 }

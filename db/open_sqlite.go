@@ -126,6 +126,7 @@ func openSQLite(ctx context.Context, path string, durability Durability) (*DB, e
 		d.ckpt = startCheckpointer(r, w, nil)
 		d.reserve = newReserve(path)
 	}
+	d.startSweeper()
 	return d, nil
 }
 

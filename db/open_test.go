@@ -386,7 +386,7 @@ func TestMigrationKeepsReadings(t *testing.T) {
 			SELECT asset_code, COUNT(*), MIN(user_ts), MAX(user_ts) FROM readings GROUP BY asset_code`); err != nil {
 			t.Fatal(err)
 		}
-		before := scanReadings(t, d)
+		before := scanAllRows(t, d)
 		closeDB(t, d)
 
 		d = open(t, dsn)

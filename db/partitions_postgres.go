@@ -215,13 +215,19 @@ func (r *purgeRun) tryDropPartition(ctx context.Context, p partition, rule parti
 		if _, err := tx.ExecContext(ctx, `LOCK TABLE `+name+` IN SHARE MODE`); err != nil {
 			return translate(err)
 		}
+		// Readings a pending deletion covers are gone already (uncounted,
+		// out of the rollups): the drop just removes their rows.
+		deleted, err := pendingDeletions(ctx, tx)
+		if err != nil {
+			return err
+		}
 		// Read the partition: may all of it go, and what does it hold?
 		counts := map[string]int64{}
 		var rollups rollupSet
 		ok := true
 		// Reading a day takes seconds of CPU: yield to ingest as steps do.
 		inserts, since := r.d.ingest.started.Load(), time.Now()
-		err := eachRow(ctx, tx, `SELECT asset_code, user_ts, ts, id, reading::text AS reading FROM `+name, nil, func(rows *sqlx.Rows) error {
+		err = eachRow(ctx, tx, `SELECT asset_code, user_ts, ts, id, reading::text AS reading FROM `+name, nil, func(rows *sqlx.Rows) error {
 			if res.Removed%PurgeBlock == PurgeBlock-1 {
 				if err := r.d.yield(ctx, time.Since(since), inserts); err != nil {
 					return err
@@ -231,6 +237,9 @@ func (r *purgeRun) tryDropPartition(ctx context.Context, p partition, rule parti
 			var pr partitionReading
 			if err := rows.StructScan(&pr); err != nil {
 				return translate(err)
+			}
+			if maxID, ok := deleted[pr.Code]; ok && pr.ID <= maxID {
+				return nil
 			}
 			if !rule.before.IsZero() && !pr.UserTS.Time.Before(rule.before) ||
 				r.retain && !r.limit.covers(pr.TS.Time, pr.ID) {
@@ -277,8 +286,8 @@ func (r *purgeRun) tryDropPartition(ctx context.Context, p partition, rule parti
 		}
 		if len(codes) > 0 {
 			if _, err := tx.ExecContext(ctx, `UPDATE asset_counts a SET count = a.count - p.n,
-				oldest_user_ts = (SELECT MIN(user_ts) FROM readings WHERE asset_code = a.asset_code),
-				newest_user_ts = (SELECT MAX(user_ts) FROM readings WHERE asset_code = a.asset_code)
+				oldest_user_ts = (SELECT MIN(user_ts) FROM readings WHERE asset_code = a.asset_code`+liveOnly+`),
+				newest_user_ts = (SELECT MAX(user_ts) FROM readings WHERE asset_code = a.asset_code`+liveOnly+`)
 				FROM unnest($1::text[], $2::bigint[]) AS p(code, n) WHERE a.asset_code = p.code`,
 				pq.Array(codes), pq.Array(ns)); err != nil {
 				return fmt.Errorf("asset counts: %w", translate(err))
@@ -344,7 +353,7 @@ func dropPartitionRollups(ctx context.Context, tx *sqlx.Tx, p partition, in []ro
 		seen[am] = true
 		from := m.Minute.Time
 		err := eachRow(ctx, tx, `SELECT user_ts, reading::text FROM readings
-			WHERE asset_code = $1 AND user_ts >= $2 AND user_ts < $3 AND (ts < $4 OR ts >= $5)`,
+			WHERE asset_code = $1 AND user_ts >= $2 AND user_ts < $3 AND (ts < $4 OR ts >= $5)`+liveOnly,
 			[]any{m.Code, from, from.Add(time.Minute), p.from, p.to}, func(rows *sqlx.Rows) error {
 				var ts dbTime
 				var doc []byte

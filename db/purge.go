@@ -124,6 +124,12 @@ const (
 	// step shrank to the fewest readings and deleted four times slower.
 	purgeStepTargetPostgres = 40 * time.Millisecond
 	purgeYield              = 3
+	// The sweep of deleted readings (deletions.go) is not waited for by
+	// anyone: it leaves ingest at least 7/8 of the writer.
+	sweepYield = 7
+	// lockPause is how often a purge step waiting for a table lock on
+	// readings to be had and released looks again.
+	lockPause = 5 * time.Millisecond
 )
 
 // PurgeReadings applies p to the buffered readings: first the age limit,
@@ -174,68 +180,48 @@ func (d *DB) purgeReadings(ctx context.Context, p PurgePolicy, block int) (Purge
 }
 
 // PurgeAssetReadings removes every reading of code stored when it is
-// called, oldest first, in short paced transactions of at most PurgeBlock
-// readings, and keeps the asset's count, time span and rollups right
-// (removing the asset's row with its last reading). It returns how many
-// readings it removed; an unknown asset removes 0. Readings inserted while
-// it runs may stay. On an error the steps already committed stay removed
-// and their number is returned with the error, wrapped.
+// called, in one short transaction whatever the asset holds: the asset's
+// count row and rollups go, and from the commit on no read sees the
+// readings, whose rows a background sweep then deletes in paced steps
+// (deletions.go). Readings of the asset stored afterwards are kept and
+// counted. It returns how many readings it removed; an unknown asset
+// removes 0. On an error nothing is removed.
 func (d *DB) PurgeAssetReadings(ctx context.Context, code string) (removed int64, err error) {
 	err = d.freeSpace(ctx, func(ctx context.Context) error {
-		n, err := d.purgeAsset(ctx, code, PurgeBlock)
+		n, err := d.purgeAsset(ctx, code)
 		removed += n
 		return err
 	})
 	return removed, err
 }
 
-// PurgeAllReadings removes every reading stored when it is called, asset by
-// asset, as PurgeAssetReadings does, and returns how many it removed. On an
-// error the steps already committed stay removed and their number is
-// returned with the error, wrapped.
+// PurgeAllReadings removes every buffered reading, with the counts,
+// rollups and pending deletions, in one short transaction that truncates
+// the readings (purge_empty.go), and returns how many it removed. Reading
+// ids keep growing. On an error nothing is removed.
 func (d *DB) PurgeAllReadings(ctx context.Context) (removed int64, err error) {
 	err = d.freeSpace(ctx, func(ctx context.Context) error {
-		n, err := d.purgeAll(ctx, PurgeBlock)
+		n, err := d.purgeAll(ctx)
 		removed += n
 		return err
 	})
 	return removed, err
 }
 
-// farFuture is after every sensor time: a partition rule before it takes
-// every reading.
-var farFuture = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
-
-func (d *DB) purgeAll(ctx context.Context, block int) (int64, error) {
-	r, err := d.newPurgeRun(ctx, RetainNone, block)
+func (d *DB) purgeAll(ctx context.Context) (int64, error) {
+	n, err := d.emptyReadings(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("db: purge all readings: %w", err)
 	}
-	// Past days go whole on PostgreSQL (a partition holds all its assets).
-	if err := r.dropPartitions(ctx, partitionRule{before: farFuture}); err != nil {
-		return r.res.Removed, fmt.Errorf("db: purge all readings: %w", err)
-	}
-	var codes []string
-	if err := d.r.SelectContext(ctx, &codes, "SELECT asset_code FROM asset_counts ORDER BY asset_code"); err != nil {
-		return 0, fmt.Errorf("db: purge all readings: %w", translate(err))
-	}
-	for _, code := range codes {
-		if err := r.asset(ctx, code, time.Time{}); err != nil {
-			return r.res.Removed, fmt.Errorf("db: purge all readings: %w", err)
-		}
-	}
-	return r.res.Removed, nil
+	return n, nil
 }
 
-func (d *DB) purgeAsset(ctx context.Context, code string, block int) (int64, error) {
-	r, err := d.newPurgeRun(ctx, RetainNone, block)
+func (d *DB) purgeAsset(ctx context.Context, code string) (int64, error) {
+	n, err := d.markAssetDeleted(ctx, code)
 	if err != nil {
 		return 0, fmt.Errorf("db: purge readings of asset %q: %w", code, err)
 	}
-	if err := r.asset(ctx, code, time.Time{}); err != nil {
-		return r.res.Removed, fmt.Errorf("db: purge readings of asset %q: %w", code, err)
-	}
-	return r.res.Removed, nil
+	return n, nil
 }
 
 // purgeRun is one purge: its bounds, its pace and what it removed.
@@ -248,6 +234,8 @@ type purgeRun struct {
 	sentAll streamPos // readings after it are unsent to some destination
 	maxStep int       // the most readings one step deletes
 	step    int       // the readings the next step aims at
+	stepped func()    // when set (tests), called after each committed step
+	gentle  bool      // yield sweepYield times a step, not purgeYield
 	res     PurgeResult
 }
 
@@ -276,7 +264,7 @@ func (d *DB) newPurgeRun(ctx context.Context, retain Retain, maxStep int) (*purg
 // ID up to the run's highest, and sent far enough when retaining), and
 // their arguments.
 func (r *purgeRun) filters() (string, []any) {
-	q, args := ` AND id <= ?`, []any{r.maxID}
+	q, args := ` AND id <= ?`+liveOnly, []any{r.maxID}
 	if r.retain {
 		q += ` AND (ts < ? OR (ts = ? AND id <= ?))`
 		args = append(args, r.limit.ts, r.limit.ts, r.limit.id)
@@ -287,6 +275,13 @@ func (r *purgeRun) filters() (string, []any) {
 // run runs step until it reports nothing more to do, pacing the steps.
 func (r *purgeRun) run(ctx context.Context, step func(tx *sqlx.Tx) (more bool, err error)) error {
 	for {
+		// A transaction waiting for a table lock on readings would wait
+		// for this step too, and hold every insert back meanwhile.
+		for r.d.locking.Load() > 0 {
+			if err := sleep(ctx, lockPause); err != nil {
+				return err
+			}
+		}
 		inserts := r.d.ingest.started.Load()
 		start := time.Now()
 		var more bool
@@ -295,6 +290,9 @@ func (r *purgeRun) run(ctx context.Context, step func(tx *sqlx.Tx) (more bool, e
 			more, err = step(tx)
 			return err
 		})
+		if err == nil && r.stepped != nil {
+			r.stepped()
+		}
 		if err != nil || !more {
 			return err
 		}
@@ -316,6 +314,9 @@ func (r *purgeRun) pace(ctx context.Context, took time.Duration, inserts int64) 
 		next := int(float64(r.step) * float64(target) / float64(took))
 		r.step = max(min(next, 2*r.step, r.maxStep), min(purgeMinStep, r.maxStep))
 	}
+	if r.gentle {
+		return r.d.yieldTimes(ctx, took, inserts, sweepYield)
+	}
 	return r.d.yield(ctx, took, inserts)
 }
 
@@ -323,10 +324,15 @@ func (r *purgeRun) pace(ctx context.Context, took time.Duration, inserts int64) 
 // during the purge work that took took (inserts is the count of inserts
 // started before it), so the inserts go first.
 func (d *DB) yield(ctx context.Context, took time.Duration, inserts int64) error {
+	return d.yieldTimes(ctx, took, inserts, purgeYield)
+}
+
+// yieldTimes is yield waiting times times took.
+func (d *DB) yieldTimes(ctx context.Context, took time.Duration, inserts int64, times time.Duration) error {
 	if d.ingest.started.Load() == inserts && d.ingest.inFlight.Load() == 0 {
 		return nil
 	}
-	return sleep(ctx, purgeYield*took)
+	return sleep(ctx, times*took)
 }
 
 // sleep waits for d or until ctx is done, and then returns its error.
@@ -635,8 +641,8 @@ func takeOff(ctx context.Context, tx *sqlx.Tx, code string, n, count int64) erro
 		_, err = tx.ExecContext(ctx, tx.Rebind(`DELETE FROM asset_counts WHERE asset_code = ?`), code)
 	} else {
 		_, err = tx.ExecContext(ctx, tx.Rebind(`UPDATE asset_counts SET count = count - ?,
-			oldest_user_ts = (SELECT MIN(user_ts) FROM readings WHERE asset_code = ?),
-			newest_user_ts = (SELECT MAX(user_ts) FROM readings WHERE asset_code = ?)
+			oldest_user_ts = (SELECT MIN(user_ts) FROM readings WHERE asset_code = ?`+liveOnly+`),
+			newest_user_ts = (SELECT MAX(user_ts) FROM readings WHERE asset_code = ?`+liveOnly+`)
 			WHERE asset_code = ?`), n, code, code, code)
 	}
 	if err != nil {

@@ -439,7 +439,7 @@ func (d *DB) assetReadingsSQL(code string, w Window) (string, []any, error) {
 	}
 	conds, args := windowConds(w)
 	q := d.r.Rebind(`SELECT id, asset_code, reading, user_ts, ts FROM readings
-		WHERE asset_code = ?` + conds + ` ORDER BY user_ts DESC, id DESC` + page)
+		WHERE asset_code = ?` + conds + liveOnly + ` ORDER BY user_ts DESC, id DESC` + page)
 	return q, append(append([]any{code}, args...), pageArgs...), nil
 }
 
@@ -477,7 +477,7 @@ func (d *DB) assetReadingValuesSQL(code, key string, w Window) (string, []any, e
 	j := d.jsonSQL()
 	conds, wargs := windowConds(w)
 	q := d.r.Rebind(`SELECT user_ts, v FROM (SELECT user_ts, id, ` + j.value + ` AS v FROM readings
-		WHERE asset_code = ?` + conds + `) s WHERE v IS NOT NULL ORDER BY user_ts DESC, id DESC` + page)
+		WHERE asset_code = ?` + conds + liveOnly + `) s WHERE v IS NOT NULL ORDER BY user_ts DESC, id DESC` + page)
 	args := append([]any{j.keyArg(key), code}, wargs...)
 	return q, append(args, pageArgs...), nil
 }
@@ -621,7 +621,7 @@ func (d *DB) valuesInto(ctx context.Context, tx *sqlx.Tx, code, key string, from
 	j := d.jsonSQL()
 	conds, wargs := windowConds(Window{From: from, To: to})
 	q := tx.Rebind(`SELECT user_ts, ` + j.number + ` AS v FROM readings
-		WHERE asset_code = ?` + conds + ` AND ` + j.isNumber)
+		WHERE asset_code = ?` + conds + liveOnly + ` AND ` + j.isNumber)
 	args := append([]any{j.keyArg(key), code}, wargs...)
 	return eachRow(ctx, tx, q, append(args, j.keyArg(key)), func(rows *sqlx.Rows) error {
 		var ts dbTime
@@ -664,10 +664,10 @@ func seriesBoundarySQL(bucket, code string, w Window) (string, []any) {
 	conds, wargs := windowConds(w)
 	fromCond, fromArgs := windowConds(Window{From: w.From})
 	q := `WITH RECURSIVE b (start, n) AS (
-			SELECT (SELECT ` + bucket + ` FROM readings WHERE asset_code = ?` + conds + `
+			SELECT (SELECT ` + bucket + ` FROM readings WHERE asset_code = ?` + conds + liveOnly + `
 				ORDER BY user_ts DESC LIMIT 1), 1
 			UNION ALL
-			SELECT (SELECT ` + bucket + ` FROM readings WHERE asset_code = ? AND user_ts < b.start` + fromCond + `
+			SELECT (SELECT ` + bucket + ` FROM readings WHERE asset_code = ? AND user_ts < b.start` + fromCond + liveOnly + `
 				ORDER BY user_ts DESC LIMIT 1), b.n + 1
 			FROM b WHERE b.start IS NOT NULL AND b.n < ?
 		)

@@ -251,7 +251,7 @@ func rebuildRollups(ctx context.Context, tx *sqlx.Tx, ranges []minuteRange) erro
 	for _, r := range ranges {
 		from, to := time.UnixMicro(r.from).UTC(), time.UnixMicro(r.to).UTC()
 		err := eachRow(ctx, tx, tx.Rebind(`SELECT user_ts, reading FROM readings
-			WHERE asset_code = ? AND user_ts >= ? AND user_ts < ?`), []any{r.asset, from, to}, func(rows *sqlx.Rows) error {
+			WHERE asset_code = ? AND user_ts >= ? AND user_ts < ?`+liveOnly), []any{r.asset, from, to}, func(rows *sqlx.Rows) error {
 			var ts dbTime
 			var doc []byte
 			if err := rows.Scan(&ts, &doc); err != nil {

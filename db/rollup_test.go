@@ -28,12 +28,26 @@ type storedReading struct {
 	Doc    string `db:"doc"`
 }
 
-// scanReadings returns every stored reading.
+// scanReadings returns every reading the gateway holds (none a deletion
+// still being swept covers).
 func scanReadings(t *testing.T, d *db.DB) []storedReading {
 	t.Helper()
-	q := `SELECT asset_code, user_ts AS us, reading AS doc FROM readings`
+	return scanReadingsWhere(t, d, liveReadings)
+}
+
+// scanAllRows returns every row of readings, also at a schema version
+// before deletions were swept.
+func scanAllRows(t *testing.T, d *db.DB) []storedReading {
+	t.Helper()
+	return scanReadingsWhere(t, d, "1 = 1")
+}
+
+func scanReadingsWhere(t *testing.T, d *db.DB, cond string) []storedReading {
+	t.Helper()
+	q := `SELECT asset_code, user_ts AS us, reading AS doc FROM readings WHERE ` + cond
 	if d.Dialect() == db.Postgres {
-		q = `SELECT asset_code, (EXTRACT(EPOCH FROM user_ts) * 1000000)::bigint AS us, reading::text AS doc FROM readings`
+		q = `SELECT asset_code, (EXTRACT(EPOCH FROM user_ts) * 1000000)::bigint AS us, reading::text AS doc FROM readings
+			WHERE ` + cond
 	}
 	var rows []storedReading
 	if err := d.SelectSQL(t.Context(), &rows, q); err != nil {

@@ -163,7 +163,7 @@ func (d *DB) ReadStream(ctx context.Context, after StreamPosition, limit int) ([
 // readStreamSQL returns the query of ReadStream: an index range on
 // (ts, id) from after to bound, in index order.
 func readStreamSQL(after StreamPosition, bound time.Time, limit int) (string, []any) {
-	q := `SELECT id, asset_code, reading, user_ts, ts FROM readings WHERE ts < ?`
+	q := `SELECT id, asset_code, reading, user_ts, ts FROM readings WHERE ts < ?` + liveOnly
 	args := []any{bound}
 	if after.Sent {
 		q += ` AND ts >= ? AND (ts > ? OR id > ?)`

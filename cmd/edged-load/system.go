@@ -524,7 +524,15 @@ func (s *system) deletion(ctx context.Context, gw *gateway, url string, rep int,
 		err = failed("DELETE "+path, status, msg, nil)
 	}
 	purgeEnd := time.Now()
-	sleep(ctx, time.Second) // requests in flight when the deletion ended
+	// Ingest is compared over a whole window from the deletion's start
+	// (or the deletion, when longer): a deletion over in milliseconds says
+	// nothing about ingest by itself, and the work it leaves to the
+	// background (sweeping an asset's rows) is in the window.
+	windowEnd := purgeStart.Add(s.o.duration)
+	if purgeEnd.After(windowEnd) {
+		windowEnd = purgeEnd
+	}
+	sleep(ctx, time.Until(windowEnd)+time.Second) // and requests in flight when it ended
 	if lerr := ld.stop(); lerr != nil {
 		return lerr
 	}
@@ -532,8 +540,8 @@ func (s *system) deletion(ctx context.Context, gw *gateway, url string, rep int,
 		return fmt.Errorf("DELETE %s: %w", path, err)
 	}
 	before := ld.rec.between(from, purgeStart)
-	during := ld.rec.between(purgeStart, purgeEnd)
-	slowest := ld.rec.between(purgeStart, purgeEnd.Add(time.Second)).MaxMs
+	during := ld.rec.between(purgeStart, windowEnd)
+	slowest := ld.rec.between(purgeStart, windowEnd.Add(time.Second)).MaxMs
 	s.add(key+"-answer-seconds", answered.Sub(purgeStart).Seconds())
 	s.add(key+"-seconds", purgeEnd.Sub(purgeStart).Seconds())
 	s.add(key+"-ratio", during.Rate/before.Rate)
@@ -793,22 +801,22 @@ func (s *system) table() string {
 		line{what: fmt.Sprintf("DELETE /edge/asset/{code} of a %d-reading asset, SQLite: answered (s)", s.o.big), key: "purge-answer-seconds", format: "%.2f", target: "≤ 5", met: func(m float64) bool { return m <= 5 }},
 		line{what: fmt.Sprintf("DELETE /edge/asset/{code} of a %d-reading asset, SQLite: finished (s)", s.o.big), key: "purge-seconds", format: "%.2f", target: "≤ 5", met: func(m float64) bool { return m <= 5 }},
 		line{what: "readings it deleted (the answer's count, or the task's pending), SQLite", key: "purge-readings", format: "%.0f"},
-		line{what: "ingest rate during it ÷ before, SQLite", key: "purge-ratio", format: "%.2f", target: "≥ 0.7", met: func(m float64) bool { return m >= 0.7 }},
+		line{what: "ingest rate in the window from its start (or during it, when longer) ÷ before, SQLite", key: "purge-ratio", format: "%.2f", target: "≥ 0.7", met: func(m float64) bool { return m >= 0.7 }},
 		line{what: "slowest ingest request during it (ms), SQLite", key: "purge-max-ms", format: "%.1f", target: "≤ 100", met: func(m float64) bool { return m <= 100 }},
 		line{what: fmt.Sprintf("DELETE /edge/asset, %d readings over 10 assets and what the ingest load stored, SQLite: answered (s)", s.o.big), key: "deleteall-answer-seconds", format: "%.2f", target: "≤ 5", met: func(m float64) bool { return m <= 5 }},
 		line{what: fmt.Sprintf("DELETE /edge/asset, %d readings over 10 assets and what the ingest load stored, SQLite: finished (s)", s.o.big), key: "deleteall-seconds", format: "%.2f", target: "≤ 5", met: func(m float64) bool { return m <= 5 }},
 		line{what: "readings it deleted (the answer's count, or the task's pending), SQLite", key: "deleteall-readings", format: "%.0f"},
-		line{what: "ingest rate during it ÷ before, SQLite", key: "deleteall-ratio", format: "%.2f", target: "≥ 0.7", met: func(m float64) bool { return m >= 0.7 }},
+		line{what: "ingest rate in the window from its start (or during it, when longer) ÷ before, SQLite", key: "deleteall-ratio", format: "%.2f", target: "≥ 0.7", met: func(m float64) bool { return m >= 0.7 }},
 		line{what: "slowest ingest request during it (ms), SQLite", key: "deleteall-max-ms", format: "%.1f", target: "≤ 100", met: func(m float64) bool { return m <= 100 }},
 		line{what: fmt.Sprintf("DELETE /edge/asset/{code} of a %d-reading asset, PostgreSQL: answered (s)", s.o.big), key: "purge-pg-answer-seconds", format: "%.2f", target: "≤ 5", met: func(m float64) bool { return m <= 5 }},
 		line{what: fmt.Sprintf("DELETE /edge/asset/{code} of a %d-reading asset, PostgreSQL: finished (s)", s.o.big), key: "purge-pg-seconds", format: "%.2f", target: "≤ 5", met: func(m float64) bool { return m <= 5 }},
 		line{what: "readings it deleted (the answer's count, or the task's pending), PostgreSQL", key: "purge-pg-readings", format: "%.0f"},
-		line{what: "ingest rate during it ÷ before, PostgreSQL", key: "purge-pg-ratio", format: "%.2f", target: "≥ 0.7", met: func(m float64) bool { return m >= 0.7 }},
+		line{what: "ingest rate in the window from its start (or during it, when longer) ÷ before, PostgreSQL", key: "purge-pg-ratio", format: "%.2f", target: "≥ 0.7", met: func(m float64) bool { return m >= 0.7 }},
 		line{what: "slowest ingest request during it (ms), PostgreSQL", key: "purge-pg-max-ms", format: "%.1f", target: "≤ 100", met: func(m float64) bool { return m <= 100 }},
 		line{what: fmt.Sprintf("DELETE /edge/asset, %d readings over 10 assets and what the ingest load stored, PostgreSQL: answered (s)", s.o.big), key: "deleteall-pg-answer-seconds", format: "%.2f", target: "≤ 5", met: func(m float64) bool { return m <= 5 }},
 		line{what: fmt.Sprintf("DELETE /edge/asset, %d readings over 10 assets and what the ingest load stored, PostgreSQL: finished (s)", s.o.big), key: "deleteall-pg-seconds", format: "%.2f", target: "≤ 5", met: func(m float64) bool { return m <= 5 }},
 		line{what: "readings it deleted (the answer's count, or the task's pending), PostgreSQL", key: "deleteall-pg-readings", format: "%.0f"},
-		line{what: "ingest rate during it ÷ before, PostgreSQL", key: "deleteall-pg-ratio", format: "%.2f", target: "≥ 0.7", met: func(m float64) bool { return m >= 0.7 }},
+		line{what: "ingest rate in the window from its start (or during it, when longer) ÷ before, PostgreSQL", key: "deleteall-pg-ratio", format: "%.2f", target: "≥ 0.7", met: func(m float64) bool { return m >= 0.7 }},
 		line{what: "slowest ingest request during it (ms), PostgreSQL", key: "deleteall-pg-max-ms", format: "%.1f", target: "≤ 100", met: func(m float64) bool { return m <= 100 }},
 		line{what: "GET /edge/ping, 32 connections (req/s)", key: "ping", format: "%.0f"},
 		line{what: "bare net/http handler, same load (req/s)", key: "bare", format: "%.0f"},
