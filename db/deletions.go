@@ -242,12 +242,7 @@ func (d *DB) dropDeletedPartitions(ctx context.Context) error {
 					return nil
 				}
 			}
-			for _, stmt := range []string{`LOCK TABLE readings IN ACCESS EXCLUSIVE MODE`, `DROP TABLE ` + name} {
-				if _, err := tx.ExecContext(ctx, stmt); err != nil {
-					return translate(err)
-				}
-			}
-			return nil
+			return dropPartitionTable(ctx, tx, name)
 		})
 		if err != nil && !isLockTimeout(err) {
 			return fmt.Errorf("drop partition %s: %w", p.name, err)

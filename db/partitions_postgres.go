@@ -128,6 +128,19 @@ func (d *DB) ensurePartitions(ctx context.Context, now time.Time) error {
 	return nil
 }
 
+// dropPartitionTable drops the day partition quoted name of readings
+// under the exclusive lock on readings, which waits for the inserts in
+// flight (within the transaction's lock_timeout) and holds new ones back
+// until tx ends.
+func dropPartitionTable(ctx context.Context, tx *sqlx.Tx, name string) error {
+	for _, stmt := range []string{`LOCK TABLE readings IN ACCESS EXCLUSIVE MODE`, `DROP TABLE ` + name} {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return translate(err)
+		}
+	}
+	return nil
+}
+
 // isLockTimeout reports whether err is PostgreSQL's lock_not_available
 // (lock_timeout expired).
 func isLockTimeout(err error) bool {
@@ -274,10 +287,8 @@ func (r *purgeRun) tryDropPartition(ctx context.Context, p partition, rule parti
 		}
 		// The exclusive lock waits for running inserts and holds new ones
 		// back: from here on, only quick statements.
-		for _, stmt := range []string{`LOCK TABLE readings IN ACCESS EXCLUSIVE MODE`, `DROP TABLE ` + name} {
-			if _, err := tx.ExecContext(ctx, stmt); err != nil {
-				return translate(err)
-			}
+		if err := dropPartitionTable(ctx, tx, name); err != nil {
+			return err
 		}
 		codes := slices.Sorted(maps.Keys(counts))
 		ns := make([]int64, len(codes))
