@@ -92,8 +92,10 @@ func (l *logSync) sync() error {
 // inRelaxedTx runs fn in a write transaction committed with
 // synchronous=NORMAL on the write connection, which it holds from the
 // pragma to its reset so that no other transaction runs relaxed. A
-// connection whose setting could not be restored is discarded.
-func (d *DB) inRelaxedTx(ctx context.Context, fn func(tx *sqlx.Tx) error) (err error) {
+// connection whose setting could not be restored is discarded. As in
+// inShortTx, fn runs its statements with the context it is given, which
+// does not end with ctx.
+func (d *DB) inRelaxedTx(ctx context.Context, fn func(ctx context.Context, tx *sqlx.Tx) error) (err error) {
 	conn, err := d.w.Connx(ctx)
 	if err != nil {
 		return fmt.Errorf("begin: %w", translate(err))
@@ -110,9 +112,10 @@ func (d *DB) inRelaxedTx(ctx context.Context, fn func(tx *sqlx.Tx) error) (err e
 	if _, err := conn.ExecContext(ctx, "PRAGMA synchronous=NORMAL"); err != nil {
 		return fmt.Errorf("begin: %w", translate(err))
 	}
+	ctx = context.WithoutCancel(ctx) // see inShortTx
 	tx, err := conn.BeginTxx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", translate(err))
 	}
-	return d.runTx(tx, fn)
+	return d.runTx(tx, func(tx *sqlx.Tx) error { return fn(ctx, tx) })
 }

@@ -250,14 +250,19 @@ func (d *DB) insertReadings(ctx context.Context, rs []Reading, relaxed bool, tra
 	committed := false
 	done := d.fence.enter(rows)
 	defer func() { done(committed) }()
-	inTx := d.inTx
-	if relaxed {
+	var inTx func(context.Context, func(context.Context, *sqlx.Tx) error) error
+	switch {
+	case d.dialect == Postgres:
+		inTx = func(ctx context.Context, fn func(context.Context, *sqlx.Tx) error) error {
+			// A lost commit's outcome can be learnt.
+			return d.inKnownTx(ctx, func(tx *sqlx.Tx) error { return fn(ctx, tx) })
+		}
+	case relaxed:
 		inTx = d.inRelaxedTx
+	default:
+		inTx = d.inShortTx
 	}
-	if d.dialect == Postgres {
-		inTx = d.inKnownTx // a lost commit's outcome can be learnt
-	}
-	err = inTx(ctx, func(tx *sqlx.Tx) error {
+	err = inTx(ctx, func(ctx context.Context, tx *sqlx.Tx) error {
 		var err error
 		if d.dialect == Postgres {
 			err = postgresCopyReadings(ctx, tx, rows)

@@ -55,6 +55,29 @@ func (d *DB) inTx(ctx context.Context, fn func(tx *sqlx.Tx) error) (err error) {
 	return d.runTx(tx, fn)
 }
 
+// inShortTx is inTx for a write transaction of a few short statements on
+// SQLite, as an ingest write is: it waits for the write connection as long
+// as ctx lets it, then begins, runs and commits the transaction without
+// ctx's end (fn must run its statements with the context it is given, not
+// ctx). The driver watches a statement run with a context that can end
+// from a goroutine of its own, so as to interrupt it: for statements of
+// microseconds that cost more than it could save (a goroutine started and
+// woken for each, about a tenth of a one-reading commit, docs/benchmarks.md).
+// Waits for a lock end with the connection's busy_timeout.
+func (d *DB) inShortTx(ctx context.Context, fn func(ctx context.Context, tx *sqlx.Tx) error) error {
+	conn, err := d.w.Connx(ctx)
+	if err != nil {
+		return fmt.Errorf("begin: %w", translate(err))
+	}
+	defer func() { _ = conn.Close() }()
+	ctx = context.WithoutCancel(ctx)
+	tx, err := conn.BeginTxx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", translate(err))
+	}
+	return d.runTx(tx, func(tx *sqlx.Tx) error { return fn(ctx, tx) })
+}
+
 // runTx runs fn in tx and commits it, or rolls it back when fn fails or
 // panics.
 func (d *DB) runTx(tx *sqlx.Tx, fn func(tx *sqlx.Tx) error) error {

@@ -152,7 +152,6 @@ type ingestLoad struct {
 // start sends from every sender until the load is stopped; every batch
 // answered 200 counts its readings, any other answer is an error.
 func (l ingestLoad) start(ctx context.Context) *load {
-	client := newClient(l.Senders)
 	ctx, cancel := context.WithCancel(ctx)
 	ld := &load{rec: &recorder{}, cancel: cancel}
 	var next atomic.Int64
@@ -160,6 +159,12 @@ func (l ingestLoad) start(ctx context.Context) *load {
 	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	for range l.Senders {
 		ld.wg.Go(func() {
+			s, err := newSender(l.URL)
+			if err != nil {
+				ld.fail(err)
+				return
+			}
+			defer s.close()
 			var body []byte
 			for ctx.Err() == nil {
 				i := next.Add(1) - 1
@@ -172,7 +177,7 @@ func (l ingestLoad) start(ctx context.Context) *load {
 					body = batchBody(body[:0], l.Prefix, i, l.Batch, l.Assets, t0, l.Step)
 				}
 				began := time.Now()
-				status, msg, err := post(ctx, client, l.URL, body)
+				status, msg, err := s.post(ctx, body)
 				ended := time.Now()
 				if ctx.Err() != nil {
 					return
@@ -185,10 +190,6 @@ func (l ingestLoad) start(ctx context.Context) *load {
 			}
 		})
 	}
-	go func() {
-		ld.wg.Wait()
-		client.CloseIdleConnections()
-	}()
 	return ld
 }
 

@@ -17,7 +17,8 @@
 //
 // ingest posts to an http_south service and prints what was stored; raw is
 // the raw driver loop writing the same rows straight into the readings
-// table; bare serves GET /edge/ping with a plain net/http handler. Every
+// table; bare serves GET /edge/ping and POST /sensor-reading with plain net/http
+// handlers. Every
 // subcommand prints one JSON object on stdout.
 package main
 

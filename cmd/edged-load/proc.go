@@ -259,8 +259,8 @@ func child(ctx context.Context, out any, args ...string) error {
 	return json.Unmarshal(b, out)
 }
 
-// bareServer starts `edged-load bare` and returns its ping URL and a stop
-// function.
+// bareServer starts `edged-load bare` and returns its base URL
+// (http://host:port) and a stop function.
 func bareServer(ctx context.Context) (string, func(), error) {
 	self, err := os.Executable()
 	if err != nil {
@@ -287,7 +287,7 @@ func bareServer(ctx context.Context) (string, func(), error) {
 		return "", nil, fmt.Errorf("bare server: %w", err)
 	}
 	go func() { _, _ = io.Copy(io.Discard, stdout) }()
-	return "http://" + addr.Addr + "/edge/ping", stop, nil
+	return "http://" + addr.Addr, stop, nil
 }
 
 // withDatabase returns dsn naming database name instead of its own, for a

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -257,6 +258,14 @@ func runBare(ctx context.Context, args []string) error {
 	mux.HandleFunc("GET /edge/ping", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(body)
+	})
+	// POST /sensor-reading reads the body and answers at once, as
+	// http_south does after its commit: the round trip a sender of one
+	// reading pays on top of the commit.
+	mux.HandleFunc("POST /sensor-reading", func(w http.ResponseWriter, r *http.Request) {
+		n, _ := io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = fmt.Fprintf(w, `{"message":"%d bytes read","readings":1}`, n)
 	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	if err := printJSON(map[string]string{"addr": ln.Addr().String()}); err != nil {
