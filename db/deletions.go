@@ -129,9 +129,9 @@ func (d *DB) inLockedTx(ctx context.Context, lock string, fn func(tx *sqlx.Tx) e
 }
 
 // isDeadlock reports whether err is PostgreSQL's deadlock_detected: the
-// transaction was chosen to end a lock cycle (a purge step locks an
-// asset's count row before readings, the opposite order) and may be tried
-// again.
+// transaction was chosen to end a lock cycle and may be tried again.
+// Purge steps take readings' lock before the count rows, as a deletion
+// does (purgeRun.run), so a cycle needs some other writer.
 func isDeadlock(err error) bool {
 	var pe *pq.Error
 	return errors.As(err, &pe) && pe.Code == "40P01"

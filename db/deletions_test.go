@@ -2,7 +2,9 @@ package db_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -340,6 +342,79 @@ func TestDeleteAssetDropsItsPartitions(t *testing.T) {
 	}
 	if n := countIn(t, d, day0); n != 10 {
 		t.Errorf("%s holds %d readings, want b's 10", day0, n)
+	}
+	wantAssetsExact(t, d, countedAssets(t, d))
+	wantRollupsExact(t, d, db.Window{})
+}
+
+// TestPurgeLocksReadingsFirst holds the lock a deletion of an asset takes
+// on readings (SHARE, see DeleteAsset) while a purge by age runs on
+// PostgreSQL: the purge step must wait for it before it locks the asset's
+// count row, which the deletion takes next. A step that locked the count
+// row first and then waited for readings would deadlock with the deletion,
+// and PostgreSQL would abort one of them.
+func TestPurgeLocksReadingsFirst(t *testing.T) {
+	dsn := dbtest.PostgresDSN(t)
+	ctx := t.Context()
+	d, err := db.OpenDurable(ctx, dsn, "", db.Process)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = d.Close() }()
+	insertReadings(t, d, numbered("a", t0, time.Second, 20)...)
+	insertReadings(t, d, numbered("b", t0.Add(2*time.Hour), time.Second, 5)...)
+	other, err := sql.Open("postgres", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = other.Close() }()
+	deletion, err := other.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = deletion.Rollback() }()
+	if _, err := deletion.ExecContext(ctx, `LOCK TABLE readings IN SHARE MODE`); err != nil {
+		t.Fatal(err)
+	}
+	type outcome struct {
+		res db.PurgeResult
+		err error
+	}
+	purged := make(chan outcome, 1)
+	go func() {
+		res, err := d.PurgeReadings(ctx, db.PurgePolicy{Before: t0.Add(time.Hour)})
+		purged <- outcome{res, err}
+	}()
+	// Wait until the purge waits for a lock on readings.
+	waitingQ := `SELECT COUNT(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+		WHERE NOT l.granted AND c.relname = 'readings'`
+	for deadline := time.Now().Add(time.Minute); ; {
+		var waiting int
+		if err := deletion.QueryRowContext(ctx, waitingQ).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting > 0 {
+			break
+		}
+		select {
+		case o := <-purged:
+			t.Fatalf("the purge ended (%+v, %v) while a deletion held readings", o.res, o.err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the purge never waited for the deletion's lock on readings")
+		}
+		runtime.Gosched()
+	}
+	if _, err := deletion.ExecContext(ctx, `SELECT count FROM asset_counts WHERE asset_code = 'a' FOR UPDATE NOWAIT`); err != nil {
+		t.Errorf("the deletion cannot lock a's count row while the purge waits: %v", err)
+	}
+	if err := deletion.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	o := <-purged
+	if o.err != nil || o.res.Removed != 20 {
+		t.Fatalf("PurgeReadings = %+v, %v; want 20 removed", o.res, o.err)
 	}
 	wantAssetsExact(t, d, countedAssets(t, d))
 	wantRollupsExact(t, d, db.Window{})

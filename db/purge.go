@@ -286,6 +286,16 @@ func (r *purgeRun) run(ctx context.Context, step func(tx *sqlx.Tx) (more bool, e
 		start := time.Now()
 		var more bool
 		err := r.d.inTx(ctx, func(tx *sqlx.Tx) error {
+			if r.d.dialect == Postgres {
+				// A step locks count rows, then deletes from readings.
+				// A deletion of an asset (markAssetDeleted) locks readings,
+				// then count rows: taking readings' lock first here too
+				// keeps the two from deadlocking. ROW EXCLUSIVE is what
+				// the step's DELETE takes anyway; inserts share it.
+				if _, err := tx.ExecContext(ctx, `LOCK TABLE ONLY readings IN ROW EXCLUSIVE MODE`); err != nil {
+					return fmt.Errorf("lock readings: %w", translate(err))
+				}
+			}
 			var err error
 			more, err = step(tx)
 			return err
