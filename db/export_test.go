@@ -33,3 +33,17 @@ func Unavailable(err error) bool { return unavailable(err) }
 func (d *DB) MigrateTo(ctx context.Context, version uint) error {
 	return d.withMigrate(ctx, func(m *migrate.Migrate) error { return m.Migrate(version) })
 }
+
+// HoldWriter takes a connection of the write pool, as a transaction
+// running elsewhere would, until release is called. Tests only.
+func (d *DB) HoldWriter(ctx context.Context) (release func(), err error) {
+	c, err := d.w.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return func() { _ = c.Close() }, nil
+}
+
+// WriterWaits is how many times a caller has waited for a connection of
+// the write pool. Tests only.
+func (d *DB) WriterWaits() int64 { return d.w.Stats().WaitCount }

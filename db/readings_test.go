@@ -1,11 +1,13 @@
 package db_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -796,5 +798,68 @@ func wantIndexPlan(t *testing.T, plan, index string) {
 		if sortNode.MatchString(strings.TrimSpace(line)) {
 			t.Errorf("plan sorts:\n%s", plan)
 		}
+	}
+}
+
+// TestInsertReadingsContext checks how the caller's context bounds an
+// insert on SQLite: it ends the wait for the write connection, and nothing
+// is stored; the database takes the next insert. (Once begun, the
+// transaction runs to its end whatever the context does: see inShortTx.)
+func TestInsertReadingsContext(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// run calls insert with a context that ends as the case says.
+		run func(t *testing.T, d *db.DB, insert func(ctx context.Context) error) error
+	}{
+		{"ended before", func(t *testing.T, _ *db.DB, insert func(ctx context.Context) error) error {
+			ctx, cancel := context.WithCancel(t.Context())
+			cancel()
+			return insert(ctx)
+		}},
+		{"ends while the write connection is taken", func(t *testing.T, d *db.DB, insert func(ctx context.Context) error) error {
+			release, err := d.HoldWriter(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer release()
+			ctx, cancel := context.WithCancel(t.Context())
+			waits := d.WriterWaits()
+			ended := make(chan error, 1)
+			go func() { ended <- insert(ctx) }()
+			for d.WriterWaits() == waits { // until the insert waits for the connection
+				select {
+				case err := <-ended:
+					t.Fatalf("InsertReadings = %v while the write connection was taken", err)
+				default:
+					runtime.Gosched()
+				}
+			}
+			cancel()
+			select {
+			case err := <-ended:
+				return err
+			case <-time.After(time.Minute):
+				t.Fatal("InsertReadings still waits for the write connection a minute after its context ended")
+				return nil
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := dbtest.SQLite(t)
+			// Another asset's insert of the same size first, so that the
+			// statements are prepared and the insert waits in its
+			// transaction's begin.
+			insertReadings(t, d, numbered("w", t0, time.Second, 3)...)
+			err := tc.run(t, d, func(ctx context.Context) error {
+				return d.InsertReadings(ctx, numbered("a", t0, time.Second, 3))
+			})
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("InsertReadings = %v; want context.Canceled", err)
+			}
+			w := db.AssetCount{AssetCode: "w", Count: 3, Oldest: t0, Newest: t0.Add(2 * time.Second)}
+			wantAssetsExact(t, d, []db.AssetCount{w})
+			insertReadings(t, d, numbered("a", t0, time.Second, 2)...)
+			wantAssetsExact(t, d, []db.AssetCount{{AssetCode: "a", Count: 2, Oldest: t0, Newest: t0.Add(time.Second)}, w})
+		})
 	}
 }
