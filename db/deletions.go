@@ -106,13 +106,13 @@ func (d *DB) inLockedTx(ctx context.Context, lock string, fn func(tx *sqlx.Tx) e
 	for try := 1; ; try++ {
 		start := time.Now()
 		err := d.inTx(ctx, func(tx *sqlx.Tx) error {
-			if d.dialect == Postgres {
-				if try < lockTries {
-					stmt := fmt.Sprintf(`SET LOCAL lock_timeout = '%dms'`, partitionLockTimeout.Milliseconds())
-					if _, err := tx.ExecContext(ctx, stmt); err != nil {
-						return translate(err)
-					}
+			switch {
+			case d.dialect != Postgres:
+			case try < lockTries:
+				if err := lockWithin(ctx, tx, lock); err != nil {
+					return err
 				}
+			default:
 				if _, err := tx.ExecContext(ctx, lock); err != nil {
 					return translate(err)
 				}
@@ -126,6 +126,23 @@ func (d *DB) inLockedTx(ctx context.Context, lock string, fn func(tx *sqlx.Tx) e
 			return err
 		}
 	}
+}
+
+// setLockTimeout limits the waits for locks of the rest of a PostgreSQL
+// transaction to partitionLockTimeout.
+var setLockTimeout = fmt.Sprintf(`SET LOCAL lock_timeout = '%dms'`, partitionLockTimeout.Milliseconds())
+
+// lockWithin runs lock (a LOCK TABLE statement) in tx on PostgreSQL,
+// waiting at most partitionLockTimeout for it (the rest of tx keeps that
+// limit too).
+func lockWithin(ctx context.Context, tx *sqlx.Tx, lock string) error {
+	if _, err := tx.ExecContext(ctx, setLockTimeout); err != nil {
+		return translate(err)
+	}
+	if _, err := tx.ExecContext(ctx, lock); err != nil {
+		return translate(err)
+	}
+	return nil
 }
 
 // isDeadlock reports whether err is PostgreSQL's deadlock_detected: the
@@ -202,12 +219,8 @@ func (d *DB) dropDeletedPartitions(ctx context.Context) error {
 		}
 		name := pq.QuoteIdentifier(p.name)
 		err := d.inTx(ctx, func(tx *sqlx.Tx) error {
-			stmt := fmt.Sprintf(`SET LOCAL lock_timeout = '%dms'`, partitionLockTimeout.Milliseconds())
-			if _, err := tx.ExecContext(ctx, stmt); err != nil {
-				return translate(err)
-			}
-			if _, err := tx.ExecContext(ctx, `LOCK TABLE `+name+` IN SHARE MODE`); err != nil {
-				return translate(err)
+			if err := lockWithin(ctx, tx, `LOCK TABLE `+name+` IN SHARE MODE`); err != nil {
+				return err
 			}
 			deleted, err := pendingDeletions(ctx, tx)
 			if err != nil {

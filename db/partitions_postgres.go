@@ -108,7 +108,7 @@ func (d *DB) ensurePartitions(ctx context.Context, now time.Time) error {
 			name := pq.QuoteIdentifier(p.name)
 			from, to := pq.QuoteLiteral(p.from.Format(time.RFC3339)), pq.QuoteLiteral(p.to.Format(time.RFC3339))
 			for _, stmt := range []string{
-				fmt.Sprintf(`SET LOCAL lock_timeout = '%dms'`, partitionLockTimeout.Milliseconds()),
+				setLockTimeout,
 				`CREATE TABLE ` + name + ` (LIKE readings INCLUDING DEFAULTS)`,
 				// The constraint tells ATTACH the new table needs no scan.
 				`ALTER TABLE ` + name + ` ADD CONSTRAINT ` + pq.QuoteIdentifier(p.name+"_ts") +
@@ -222,11 +222,8 @@ type partitionReading struct {
 func (r *purgeRun) tryDropPartition(ctx context.Context, p partition, rule partitionRule) (dropped bool, res PurgeResult, err error) {
 	name := pq.QuoteIdentifier(p.name)
 	err = r.d.inTx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`SET LOCAL lock_timeout = '%dms'`, partitionLockTimeout.Milliseconds())); err != nil {
-			return translate(err)
-		}
-		if _, err := tx.ExecContext(ctx, `LOCK TABLE `+name+` IN SHARE MODE`); err != nil {
-			return translate(err)
+		if err := lockWithin(ctx, tx, `LOCK TABLE `+name+` IN SHARE MODE`); err != nil {
+			return err
 		}
 		// Readings a pending deletion covers are gone already (uncounted,
 		// out of the rollups): the drop just removes their rows.
