@@ -62,8 +62,9 @@ func (d *DB) inTx(ctx context.Context, fn func(tx *sqlx.Tx) error) (err error) {
 // ctx). The driver watches a statement run with a context that can end
 // from a goroutine of its own, so as to interrupt it: for statements of
 // microseconds that cost more than it could save (a goroutine started and
-// woken for each, about a tenth of a one-reading commit, docs/benchmarks.md).
-// Waits for a lock end with the connection's busy_timeout.
+// woken for each, about a tenth of a one-reading commit's user CPU,
+// docs/benchmarks.md). Waits for a lock end with the connection's
+// busy_timeout.
 func (d *DB) inShortTx(ctx context.Context, fn func(ctx context.Context, tx *sqlx.Tx) error) error {
 	conn, err := d.w.Connx(ctx)
 	if err != nil {
